@@ -1,0 +1,39 @@
+"""The result of extracting one page: the shape every tier and every output shares."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Extraction:
+    """Main content and metadata of one page, as the extraction engine returns them."""
+
+    url: str
+    title: str | None = None
+    author: str | None = None
+    authors: list[str] = field(default_factory=list)
+    published: str | None = None
+    modified: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
+    description: str | None = None
+    site_name: str | None = None
+    page_type: str | None = None
+    framework: str | None = None
+    content_html: str = ""
+    content_markdown: str = ""
+    content_text: str = ""
+    word_count: int = 0
+    method: str = ""
+    quality_score: float | None = None
+    quality_reasons: list[str] = field(default_factory=list)
+    trace: list[dict[str, Any]] | None = None
+
+    def as_dict(self, *, with_trace: bool = False) -> dict[str, Any]:
+        """Plain dict of the result (the trace only when asked for)."""
+        data = asdict(self)
+        if not with_trace:
+            data.pop("trace", None)
+        return data

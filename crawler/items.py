@@ -1,0 +1,51 @@
+"""PageItem: the one shape a crawled page travels in, from the spider to storage and feeds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+
+@dataclass
+class PageItem:
+    """One fetched HTML page and, once the pipelines ran, its extracted content."""
+
+    url: str
+    domain: str
+    status: int
+    fetched_at: str
+    rendered: bool
+    content_type: str
+    encoding: str
+    canonical_url: str | None = None
+    depth: int = 0
+    title: str | None = None
+    author: str | None = None
+    published: str | None = None
+    modified: str | None = None
+    language: str | None = None
+    description: str | None = None
+    site_name: str | None = None
+    page_type: str | None = None
+    framework: str | None = None
+    content_html: str = ""
+    content_markdown: str = ""
+    content_text: str = ""
+    word_count: int = 0
+    method: str = ""
+    quality_score: float | None = None
+    quality_reasons: list[str] = field(default_factory=list)
+    quality_flagged: bool = False
+    raw_html: bytes = field(default=b"", repr=False)
+
+
+#: Fields kept out of feeds: the raw page is stored (compressed) in SQLite only.
+PRIVATE_FIELDS = frozenset({"raw_html"})
+
+#: Field order of JSONL/CSV feeds.
+FEED_FIELDS = [f.name for f in fields(PageItem) if f.name not in PRIVATE_FIELDS]
+
+
+def page_row(item: PageItem) -> dict[str, Any]:
+    """Column values of one page for the `pages` table (raw HTML left to the caller)."""
+    return {f.name: getattr(item, f.name) for f in fields(PageItem) if f.name not in PRIVATE_FIELDS}

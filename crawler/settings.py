@@ -1,0 +1,73 @@
+"""Default settings of the crawler project.
+
+Components read their own settings once, in ``from_crawler``; values here are defaults that
+``-s NAME=value``, ``custom_settings`` or a Scrapyd job can override.
+"""
+
+from __future__ import annotations
+
+import os
+
+from crawler import __version__
+from crawler.items import FEED_FIELDS
+
+BOT_NAME = "crawler"
+SPIDER_MODULES = ["crawler.spiders"]
+NEWSPIDER_MODULE = "crawler.spiders"
+
+# An honest User-Agent that names the project; override with -s USER_AGENT=...
+USER_AGENT = f"crawler-extract/{__version__} (+Scrapy content-extraction crawler)"
+
+ROBOTSTXT_OBEY = True
+
+# Politeness: AutoThrottle adapts the delay to the server's latency.
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 8
+DOWNLOAD_TIMEOUT = 30
+RETRY_TIMES = 2
+
+# Bodies larger than this are cancelled (and counted); past the warning size a line is logged.
+DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 5 * 1024 * 1024
+
+# One page reached under several URLs (fragments, tracking parameters, query order) is one page.
+REQUEST_FINGERPRINTER_CLASS = "crawler.fingerprint.CanonicalRequestFingerprinter"
+
+# Skip non-HTML responses from their headers, before the body is downloaded.
+EXTENSIONS = {
+    "crawler.extensions.content_type.ContentTypeFilter": 100,
+    "crawler.extensions.summary.CrawlSummary": 900,
+}
+
+ITEM_PIPELINES = {
+    "crawler.pipelines.extraction.ExtractionPipeline": 300,
+    "crawler.pipelines.storage.SQLitePipeline": 500,
+}
+
+# SQLite database of crawled pages (table `pages`, keyed by URL).
+SQLITE_PATH = "output/crawl.db"
+
+# One JSONL feed per crawl in output/; `-o/-O FILE` on the command line replaces it.
+FEEDS = {
+    "output/%(name)s-%(time)s.jsonl": {"format": "jsonlines", "encoding": "utf8"},
+}
+FEED_EXPORT_FIELDS = FEED_FIELDS
+FEED_EXPORT_ENCODING = "utf-8"
+
+# Rendering (scrapy-playwright), installed by the spider only when render != never.
+# The browser is Debian's chromium; CHROMIUM_PATH or the environment variable
+# CRAWLER_CHROMIUM_PATH points elsewhere.
+CHROMIUM_PATH = os.environ.get("CRAWLER_CHROMIUM_PATH", "/usr/bin/chromium")
+RENDER_WAIT_UNTIL = "networkidle"
+RENDER_TIMEOUT_MS = 30000
+PLAYWRIGHT_BROWSER_TYPE = "chromium"
+PLAYWRIGHT_MAX_CONTEXTS = 1
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
+PLAYWRIGHT_ABORT_REQUEST = "crawler.rendering.should_abort_request"
+
+TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+LOG_LEVEL = "INFO"

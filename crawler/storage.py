@@ -1,0 +1,127 @@
+"""SQLite storage of crawled pages (sqlite-utils): schema, WAL, upsert by URL, streaming reads."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+logger = logging.getLogger(__name__)
+
+PAGES_TABLE = "pages"
+
+#: Columns of the `pages` table. `raw_html` holds the fetched bytes, zlib-compressed;
+#: `encoding` says how they were decoded. `cleaned_content` is written by the domain dedup step.
+PAGES_COLUMNS: dict[str, type] = {
+    "url": str,
+    "canonical_url": str,
+    "domain": str,
+    "status": int,
+    "fetched_at": str,
+    "rendered": int,
+    "content_type": str,
+    "encoding": str,
+    "depth": int,
+    "title": str,
+    "author": str,
+    "published": str,
+    "modified": str,
+    "language": str,
+    "description": str,
+    "site_name": str,
+    "page_type": str,
+    "framework": str,
+    "content_html": str,
+    "content_markdown": str,
+    "content_text": str,
+    "word_count": int,
+    "method": str,
+    "quality_score": float,
+    "quality_reasons": str,
+    "quality_flagged": int,
+    "raw_html": bytes,
+    "cleaned_content": str,
+}
+
+
+def open_database(path: str | Path) -> sqlite_utils.Database:
+    """Open (creating if needed) a crawl database in WAL mode with the `pages` schema."""
+    path = Path(path)
+    if path.parent and not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    ensure_pages_table(db)
+    return db
+
+
+def ensure_pages_table(db: sqlite_utils.Database) -> None:
+    """Create the `pages` table, or add any column a newer version knows and it lacks."""
+    table = db[PAGES_TABLE]
+    if not table.exists():
+        table.create(PAGES_COLUMNS, pk="url")
+        table.create_index(["domain"], if_not_exists=True)
+        return
+    existing = set(table.columns_dict)
+    for name, col_type in PAGES_COLUMNS.items():
+        if name not in existing:
+            table.add_column(name, col_type)
+
+
+def compress_html(raw: bytes) -> bytes:
+    """Compress raw page bytes for storage."""
+    return zlib.compress(raw, 6)
+
+
+def decompress_html(blob: bytes | None) -> bytes:
+    """Inverse of :func:`compress_html`; empty bytes for a missing blob."""
+    return zlib.decompress(blob) if blob else b""
+
+
+def upsert_page(db: sqlite_utils.Database, row: dict[str, Any], raw_html: bytes) -> None:
+    """Insert or update one page row keyed by URL, in its own transaction.
+
+    Columns not in ``row`` (such as ``cleaned_content``) keep their stored value.
+    """
+    values = dict(row)
+    values["rendered"] = int(bool(values.get("rendered")))
+    values["quality_flagged"] = int(bool(values.get("quality_flagged")))
+    reasons = values.get("quality_reasons")
+    if isinstance(reasons, (list, tuple)):
+        values["quality_reasons"] = json.dumps(list(reasons))
+    values["raw_html"] = compress_html(raw_html)
+    with db.conn:
+        db[PAGES_TABLE].upsert(values, pk="url", alter=True)
+
+
+def iter_pages(db: sqlite_utils.Database, columns: list[str], *, domain: str | None = None,
+               batch_size: int = 500) -> Iterator[dict[str, Any]]:
+    """Stream page rows (ordered by URL) without loading the table into memory."""
+    cols = ", ".join(f"[{c}]" for c in columns)
+    sql = f"SELECT {cols} FROM [{PAGES_TABLE}]"
+    params: list[Any] = []
+    if domain is not None:
+        sql += " WHERE domain = ?"
+        params.append(domain)
+    sql += " ORDER BY url"
+    cursor = db.conn.execute(sql, params)
+    while True:
+        rows = cursor.fetchmany(batch_size)
+        if not rows:
+            return
+        for row in rows:
+            yield dict(zip(columns, row))
+
+
+def domains(db: sqlite_utils.Database) -> list[str]:
+    """Distinct domains present in the `pages` table."""
+    return [r[0] for r in db.conn.execute(
+        f"SELECT DISTINCT domain FROM [{PAGES_TABLE}] WHERE domain IS NOT NULL ORDER BY domain")]
