@@ -1,0 +1,393 @@
+"""Structured data of a page (JSON-LD, microdata, OpenGraph, Twitter cards) read from its parsed tree."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["StructuredData", "parse_structured", "ARTICLE_TYPES"]
+
+#: schema.org types whose ``articleBody`` / headline describe the page's main content.
+ARTICLE_TYPES = frozenset({
+    "article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "report",
+    "analysisnewsarticle", "opinionnewsarticle", "reportagenewsarticle", "reviewnewsarticle",
+    "backgroundnewsarticle", "askpublicnewsarticle", "satiricalarticle", "socialmediaposting",
+    "liveblogposting", "discussionforumposting", "medicalscholarlyarticle", "advertisercontentarticle",
+    "apireference", "howto", "recipe", "review", "qapage", "question", "faqpage", "posting",
+})
+
+#: Types describing a whole page (a weaker source of title/date than an article node).
+PAGE_TYPES = frozenset({
+    "webpage", "itempage", "aboutpage", "contactpage", "collectionpage", "searchresultspage",
+    "profilepage", "medicalwebpage", "checkoutpage", "realestatelisting", "faqpage", "qapage",
+})
+
+#: Types that are main entities in their own right (a product page, an event, a course, ...).
+ENTITY_TYPES = frozenset({
+    "product", "productgroup", "event", "course", "softwareapplication", "service", "jobposting",
+    "book", "movie", "localbusiness", "organization", "videoobject", "dataset", "offer",
+})
+
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_WS = re.compile(r"\s+")
+
+
+@dataclass
+class StructuredData:
+    """Metadata (and possibly the article body) a page declares about itself in machine-readable form."""
+
+    type: str | None = None
+    headline: str | None = None
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    date_published: str | None = None
+    date_modified: str | None = None
+    description: str | None = None
+    site_name: str | None = None
+    language: str | None = None
+    image: str | None = None
+    url: str | None = None
+    article_body: str | None = None
+    types: list[str] = field(default_factory=list)
+    og: dict[str, str] = field(default_factory=dict)
+    twitter: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_article(self) -> bool:
+        """Whether the page declares itself an article-like document."""
+        return any(t.lower() in ARTICLE_TYPES for t in self.types) or self.og.get("type") == "article"
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _clean(value: Any) -> str | None:
+    """A whitespace-collapsed string, or None for empty / non-scalar values."""
+    if value is None or isinstance(value, (dict, list, bool)):
+        return None
+    text = _WS.sub(" ", str(value)).strip()
+    return text or None
+
+
+def _types_of(node: dict) -> list[str]:
+    """The schema.org type names of a JSON-LD node, without IRI prefixes."""
+    raw = node.get("@type")
+    values = raw if isinstance(raw, list) else [raw]
+    out = []
+    for value in values:
+        if isinstance(value, str) and value:
+            out.append(value.rsplit("/", 1)[-1].rsplit(":", 1)[-1])
+    return out
+
+
+def _load_json(text: str) -> Any:
+    """Parse a JSON-LD script body, repairing the common breakages (comments, trailing commas, ...)."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return json.loads(text, strict=False)
+    except ValueError:
+        pass
+    repaired = text
+    for prefix in ("<!--", "<![CDATA[", "//<![CDATA["):
+        if repaired.startswith(prefix):
+            repaired = repaired[len(prefix):]
+    for suffix in ("-->", "]]>", "//]]>"):
+        if repaired.endswith(suffix):
+            repaired = repaired[: -len(suffix)]
+    repaired = _CONTROL_CHARS.sub(" ", repaired).strip().rstrip(";")
+    repaired = _TRAILING_COMMA.sub(r"\1", repaired)
+    try:
+        return json.loads(repaired, strict=False)
+    except ValueError:
+        pass
+    # Several objects concatenated in one script, or trailing junk after the first object.
+    decoder = json.JSONDecoder(strict=False)
+    items, pos = [], 0
+    while pos < len(repaired):
+        while pos < len(repaired) and repaired[pos] in " \t\r\n,;":
+            pos += 1
+        if pos >= len(repaired):
+            break
+        try:
+            obj, pos = decoder.raw_decode(repaired, pos)
+        except ValueError:
+            break
+        items.append(obj)
+    if items:
+        return items if len(items) > 1 else items[0]
+    logger.debug("unparseable JSON-LD (%d chars)", len(text))
+    return None
+
+
+def _walk_nodes(data: Any, depth: int = 0) -> Iterator[dict]:
+    """Every JSON-LD object in document order: arrays, ``@graph`` and nested objects flattened."""
+    if depth > 8:
+        return
+    if isinstance(data, list):
+        for item in data:
+            yield from _walk_nodes(item, depth + 1)
+    elif isinstance(data, dict):
+        if "@type" in data or "@id" in data:
+            yield data
+        graph = data.get("@graph")
+        if graph is not None:
+            yield from _walk_nodes(graph, depth + 1)
+        for key in ("mainEntity", "mainEntityOfPage", "itemReviewed", "about"):
+            value = data.get(key)
+            if isinstance(value, (dict, list)):
+                yield from _walk_nodes(value, depth + 1)
+
+
+def _names(value: Any, index: dict[str, dict]) -> list[str]:
+    """Names of persons/organisations from an ``author``-like value (string, object, @id, list)."""
+    out: list[str] = []
+    values = value if isinstance(value, list) else [value]
+    for item in values:
+        if isinstance(item, str):
+            name = _clean(item)
+            if name and not name.startswith(("http://", "https://")):
+                out.extend(p for p in (s.strip() for s in name.split(";")) if p)
+        elif isinstance(item, dict):
+            if "name" not in item and item.get("@id") in index:
+                item = index[item["@id"]]
+            name = item.get("name")
+            if isinstance(name, list):
+                name = name[0] if name else None
+            if isinstance(name, dict):
+                name = name.get("@value")
+            name = _clean(name)
+            if not name:
+                given, family = _clean(item.get("givenName")), _clean(item.get("familyName"))
+                name = " ".join(p for p in (given, family) if p) or None
+            if name:
+                out.append(name)
+    return out
+
+
+def _first_url(value: Any) -> str | None:
+    """A URL from an ``image``/``url`` value (string, ImageObject, list)."""
+    if isinstance(value, list):
+        for item in value:
+            url = _first_url(item)
+            if url:
+                return url
+        return None
+    if isinstance(value, dict):
+        return _first_url(value.get("url") or value.get("contentUrl") or value.get("@id"))
+    return _clean(value)
+
+
+def _text_value(value: Any) -> str | None:
+    """A string from a JSON-LD literal that may be a list or a ``@value`` object."""
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if isinstance(value, dict):
+        value = value.get("@value") or value.get("name")
+    return _clean(value)
+
+
+def _node_rank(node: dict) -> int:
+    """How strongly a JSON-LD node describes the page's main content (higher is better)."""
+    types = {t.lower() for t in _types_of(node)}
+    if types & ARTICLE_TYPES:
+        return 4 if node.get("articleBody") or node.get("headline") else 3
+    if types & ENTITY_TYPES - {"organization", "offer"}:
+        return 2
+    if types & PAGE_TYPES:
+        return 1
+    return 0
+
+
+# --------------------------------------------------------------------------- sources
+
+def _json_ld(tree: HtmlElement) -> list[dict]:
+    """All JSON-LD nodes of the page."""
+    nodes: list[dict] = []
+    for script in tree.iter("script"):
+        kind = (script.get("type") or "").lower()
+        if "ld+json" not in kind:
+            continue
+        data = _load_json(script.text or "")
+        if data is not None:
+            nodes.extend(_walk_nodes(data))
+    return nodes
+
+
+def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
+    """Fill ``sd`` from the JSON-LD node that best describes the page (others fill gaps)."""
+    index = {n["@id"]: n for n in nodes if isinstance(n.get("@id"), str)}
+    for node in nodes:
+        for t in _types_of(node):
+            if t not in sd.types:
+                sd.types.append(t)
+    ranked = sorted((n for n in nodes if _node_rank(n) > 0), key=_node_rank, reverse=True)
+    for node in ranked:
+        rank = _node_rank(node)
+        if sd.type is None:
+            sd.type = (_types_of(node) or [None])[0]
+            sd.sources["type"] = "json-ld"
+        headline = _text_value(node.get("headline")) or (_text_value(node.get("name")) if rank >= 2 else None)
+        _set(sd, "headline", headline, "json-ld")
+        if rank >= 1:
+            _set(sd, "title", _text_value(node.get("name")) or headline, "json-ld")
+        if not sd.authors:
+            authors = _names(node.get("author"), index) or _names(node.get("creator"), index)
+            if authors:
+                sd.authors = _dedupe(authors)
+                sd.sources["authors"] = "json-ld"
+        _set(sd, "date_published", _text_value(node.get("datePublished") or node.get("dateCreated")
+                                               or node.get("uploadDate")), "json-ld")
+        _set(sd, "date_modified", _text_value(node.get("dateModified")), "json-ld")
+        _set(sd, "description", _text_value(node.get("description")), "json-ld")
+        _set(sd, "image", _first_url(node.get("image") or node.get("thumbnailUrl")), "json-ld")
+        _set(sd, "language", _text_value(node.get("inLanguage")), "json-ld")
+        _set(sd, "url", _first_url(node.get("url")), "json-ld")
+        body = node.get("articleBody") or node.get("text") if rank >= 3 else None
+        if isinstance(body, str) and body.strip():
+            _set(sd, "article_body", body.strip(), "json-ld")
+        publisher = node.get("publisher")
+        if isinstance(publisher, dict) and "name" not in publisher and publisher.get("@id") in index:
+            publisher = index[publisher["@id"]]
+        if isinstance(publisher, dict):
+            _set(sd, "site_name", _text_value(publisher.get("name")), "json-ld")
+    for node in nodes:
+        if "website" in {t.lower() for t in _types_of(node)}:
+            _set(sd, "site_name", _text_value(node.get("name")), "json-ld")
+            _set(sd, "language", _text_value(node.get("inLanguage")), "json-ld")
+
+
+def _itemprop_value(el: HtmlElement) -> str | None:
+    """The value of a microdata property element (content/datetime/href attribute or text)."""
+    for attr in ("content", "datetime"):
+        if el.get(attr):
+            return _clean(el.get(attr))
+    if el.tag in ("a", "link") and el.get("href"):
+        return None
+    if el.tag == "meta":
+        return None
+    return _clean(el.text_content())
+
+
+def _apply_microdata(sd: StructuredData, tree: HtmlElement) -> None:
+    """Fill gaps in ``sd`` from microdata (``itemprop``) properties."""
+    for el in tree.xpath("//*[@itemscope and @itemtype]"):
+        t = el.get("itemtype", "").rstrip("/").rsplit("/", 1)[-1]
+        if t and t not in sd.types:
+            sd.types.append(t)
+            if sd.type is None and t.lower() in ARTICLE_TYPES | ENTITY_TYPES - {"organization"}:
+                sd.type = t
+                sd.sources["type"] = "microdata"
+    authors: list[str] = []
+    for el in tree.xpath("//*[@itemprop]"):
+        props = el.get("itemprop", "").split()
+        for prop in props:
+            if prop == "articleBody" and not sd.article_body:
+                text = el.text_content().strip()
+                if text:
+                    sd.article_body = text
+                    sd.sources["article_body"] = "microdata"
+            elif prop == "headline":
+                _set(sd, "headline", _itemprop_value(el), "microdata")
+            elif prop in ("author", "creator"):
+                names = el.xpath(".//*[@itemprop='name']")
+                name = _itemprop_value(names[0]) if names else _itemprop_value(el)
+                if name and len(name) < 120:
+                    authors.append(name)
+            elif prop in ("datePublished", "dateCreated"):
+                _set(sd, "date_published", _itemprop_value(el), "microdata")
+            elif prop == "dateModified":
+                _set(sd, "date_modified", _itemprop_value(el), "microdata")
+            elif prop == "description" and el.tag == "meta":
+                _set(sd, "description", _clean(el.get("content")), "microdata")
+            elif prop == "inLanguage":
+                _set(sd, "language", _itemprop_value(el), "microdata")
+    if authors and not sd.authors:
+        sd.authors = _dedupe(authors)
+        sd.sources["authors"] = "microdata"
+
+
+def _apply_meta(sd: StructuredData, tree: HtmlElement) -> None:
+    """Read OpenGraph (``og:``/``article:``) and Twitter card ``<meta>`` tags; fill gaps in ``sd``."""
+    article_authors: list[str] = []
+    for meta in tree.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or "").strip().lower()
+        content = _clean(meta.get("content"))
+        if not key or not content:
+            continue
+        if key.startswith("og:"):
+            sd.og.setdefault(key[3:], content)
+        elif key.startswith("article:"):
+            if key == "article:author":
+                if not content.startswith(("http://", "https://")):
+                    article_authors.append(content)
+            else:
+                sd.og.setdefault(key, content)
+        elif key.startswith("twitter:"):
+            sd.twitter.setdefault(key[8:], content)
+    og, tw = sd.og, sd.twitter
+    _set(sd, "title", og.get("title"), "opengraph")
+    _set(sd, "title", tw.get("title"), "twitter")
+    _set(sd, "description", og.get("description"), "opengraph")
+    _set(sd, "description", tw.get("description"), "twitter")
+    _set(sd, "site_name", og.get("site_name"), "opengraph")
+    _set(sd, "image", og.get("image") or og.get("image:url") or og.get("image:secure_url"), "opengraph")
+    _set(sd, "image", tw.get("image") or tw.get("image:src"), "twitter")
+    _set(sd, "url", og.get("url"), "opengraph")
+    _set(sd, "date_published", og.get("article:published_time"), "opengraph")
+    _set(sd, "date_modified", og.get("article:modified_time") or og.get("updated_time"), "opengraph")
+    _set(sd, "language", og.get("locale"), "opengraph")
+    if not sd.type and og.get("type"):
+        sd.type = og["type"]
+        sd.sources["type"] = "opengraph"
+    if not sd.authors:
+        creator = tw.get("creator")
+        if article_authors:
+            sd.authors = _dedupe(article_authors)
+            sd.sources["authors"] = "opengraph"
+        elif creator and not creator.startswith("@"):
+            sd.authors = [creator]
+            sd.sources["authors"] = "twitter"
+
+
+def _set(sd: StructuredData, name: str, value: str | None, source: str) -> None:
+    """Set a field only when it is still empty, recording where the value came from."""
+    if value and not getattr(sd, name):
+        setattr(sd, name, value)
+        sd.sources[name] = source
+
+
+def _dedupe(values: Iterable[str]) -> list[str]:
+    """Values in first-seen order without case-insensitive duplicates."""
+    seen: set[str] = set()
+    out = []
+    for value in values:
+        key = value.casefold()
+        if key not in seen:
+            seen.add(key)
+            out.append(value)
+    return out
+
+
+def parse_structured(tree: HtmlElement, url: str) -> StructuredData:
+    """All structured data a parsed page declares: JSON-LD first, then microdata, then OG/Twitter."""
+    sd = StructuredData()
+    if tree is None:
+        return sd
+    try:
+        _apply_json_ld(sd, _json_ld(tree))
+        _apply_microdata(sd, tree)
+        _apply_meta(sd, tree)
+    except (etree.LxmlError, ValueError, TypeError, AttributeError) as exc:  # malformed markup
+        logger.debug("structured data of %s partly unreadable: %s", url, exc)
+    return sd
