@@ -43,10 +43,22 @@ EXTENSIONS = {
     "crawler.extensions.summary.CrawlSummary": 900,
 }
 
+# Distributed crawl: with -s REDIS_URL=redis://HOST:PORT/DB, workers share one scrapy-redis
+# frontier (scheduler queue + dupefilter); without REDIS_URL the add-on does nothing.
+ADDONS = {
+    "crawler.distributed.addon.RedisFrontier": 0,
+}
+REDIS_URL = None
+# Seconds an idle worker waits for the shared frontier to refill before it closes.
+REDIS_IDLE_TIMEOUT = 30.0
+
 ITEM_PIPELINES = {
     "crawler.pipelines.extraction.ExtractionPipeline": 300,
     "crawler.pipelines.storage.SQLitePipeline": 500,
 }
+
+# Where to write the final stats as JSON when the crawl ends (empty: nowhere).
+CRAWL_STATS_PATH = ""
 
 # SQLite database of crawled pages (table `pages`, keyed by URL).
 SQLITE_PATH = "output/crawl.db"

@@ -1,0 +1,422 @@
+"""The ``domain`` spider: crawl every HTML page of one site through links and sitemaps.
+
+``scrapy crawl domain -a start=https://site.example/[,URL...]`` with optional arguments
+``subdomains``, ``max_pages``, ``max_depth``, ``allow``, ``deny``, ``render``, ``sitemaps`` and
+``follow_links``. Pages are yielded as :class:`~crawler.items.PageItem`; extraction and storage
+happen in the item pipelines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from scrapy import Request, Spider
+from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider, StopDownload
+from scrapy.http import Response, TextResponse
+from scrapy.linkextractors import LinkExtractor
+from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.gz import gunzip
+from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+from twisted.internet.error import DNSLookupError
+from twisted.python.failure import Failure
+
+from crawler.items import PageItem
+from crawler.rendering import RENDER_MODES, find_browser, launch_options, looks_like_js_shell
+from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, host_of
+
+logger = logging.getLogger(__name__)
+
+PLAYWRIGHT_HANDLER = "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler"
+
+#: ``request.meta["crawl_role"]``: what a request is for (pages are stored, the rest are not).
+ROLE_PAGE = "page"
+ROLE_ROBOTS = "robots"
+ROLE_SITEMAP = "sitemap"
+
+#: ``<link rel=...>`` relations that point at other pages of the site (Sphinx reaches its
+#: index and search pages only this way).
+PAGE_LINK_RELS = ("next", "prev", "previous", "index", "search", "contents", "start", "first",
+                  "last", "up", "home")
+_PAGE_LINK_XPATH = "//link[{}]/@href".format(" or ".join(
+    f"contains(concat(' ', normalize-space(@rel), ' '), ' {rel} ')" for rel in PAGE_LINK_RELS))
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _parse_bool(name: str, value: Any) -> bool:
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(f"-a {name}={value!r}: expected true or false")
+
+
+def _parse_limit(name: str, value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"-a {name}={value!r}: expected a whole number") from None
+    if number < 0:
+        raise ValueError(f"-a {name}={value!r}: must not be negative")
+    return number
+
+
+def _parse_regex(name: str, value: Any) -> re.Pattern[str] | None:
+    if value in (None, ""):
+        return None
+    try:
+        return re.compile(str(value))
+    except re.error as exc:
+        raise ValueError(f"-a {name}={value!r}: not a valid regular expression ({exc})") from None
+
+
+@dataclass(frozen=True)
+class DomainCrawlConfig:
+    """The spider's arguments, validated once."""
+
+    start_urls: tuple[str, ...]
+    scope: CrawlScope
+    max_pages: int | None
+    max_depth: int | None
+    render: str
+    sitemaps: bool
+    follow_links: bool
+
+    @classmethod
+    def from_arguments(cls, start: str | None, subdomains: Any = "false", max_pages: Any = None,
+                       max_depth: Any = None, allow: Any = None, deny: Any = None,
+                       render: Any = "auto", sitemaps: Any = "true",
+                       follow_links: Any = "true") -> DomainCrawlConfig:
+        """Validate spider arguments; a ValueError names the argument that is wrong."""
+        urls = [u.strip() for u in (start or "").split(",") if u.strip()]
+        if not urls:
+            raise ValueError("no start URL: use -a start=https://site.example/")
+        canonical = []
+        for url in urls:
+            if "://" not in url:
+                url = "https://" + url
+            if urlsplit(url).scheme not in ("http", "https") or not host_of(url):
+                raise ValueError(f"-a start={url!r}: not an http(s) URL")
+            canonical.append(canonicalize_url(url))
+        render_mode = str(render).strip().lower()
+        if render_mode not in RENDER_MODES:
+            raise ValueError(f"-a render={render!r}: expected one of {', '.join(RENDER_MODES)}")
+        scope = CrawlScope(
+            hosts=frozenset(host_of(u) for u in canonical),
+            include_subdomains=_parse_bool("subdomains", subdomains),
+            allow=_parse_regex("allow", allow),
+            deny=_parse_regex("deny", deny),
+        )
+        return cls(
+            start_urls=tuple(dict.fromkeys(canonical)),
+            scope=scope,
+            max_pages=_parse_limit("max_pages", max_pages),
+            max_depth=_parse_limit("max_depth", max_depth),
+            render=render_mode,
+            sitemaps=_parse_bool("sitemaps", sitemaps),
+            follow_links=_parse_bool("follow_links", follow_links),
+        )
+
+
+class DomainSpider(Spider):
+    """Crawl one site (its start hosts) and yield one PageItem per HTML page."""
+
+    name = "domain"
+
+    def __init__(self, start: str | None = None, subdomains: Any = "false",
+                 max_pages: Any = None, max_depth: Any = None, allow: Any = None,
+                 deny: Any = None, render: Any = "auto", sitemaps: Any = "true",
+                 follow_links: Any = "true", *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.startup_error: str | None = None
+        self.config: DomainCrawlConfig | None = None
+        try:
+            self.config = DomainCrawlConfig.from_arguments(
+                start, subdomains, max_pages, max_depth, allow, deny, render, sitemaps,
+                follow_links)
+        except ValueError as exc:
+            self.startup_error = str(exc)
+        self.render_mode = self.config.render if self.config else "never"
+        self.pages_yielded = 0
+        self.link_extractor = LinkExtractor(deny_extensions=[], unique=True, canonicalize=False)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> DomainSpider:
+        """Create the spider and, before settings freeze, install the browser only if needed."""
+        spider: DomainSpider = super().from_crawler(crawler, *args, **kwargs)
+        spider._configure_rendering(crawler)
+        if spider.config is not None:
+            spider.allowed_domains = sorted(spider.config.scope.hosts)
+        return spider
+
+    def _configure_rendering(self, crawler: Crawler) -> None:
+        """Use scrapy-playwright only when rendering may happen, with Debian's chromium."""
+        settings = crawler.settings
+        if self.render_mode == "never" or self.startup_error:
+            return
+        configured = settings.get("CHROMIUM_PATH")
+        browser = find_browser(configured)
+        if browser is None:
+            message = (f"render={self.render_mode} needs a browser, but none was found at "
+                       f"{configured!r}; install Debian's chromium or set CHROMIUM_PATH "
+                       "(or the CRAWLER_CHROMIUM_PATH environment variable)")
+            if self.render_mode == "always":
+                self.startup_error = message
+                return
+            logger.warning("%s; JavaScript pages will be stored unrendered", message)
+            crawler.stats.set_value("render/browser_missing", 1)
+            self.render_mode = "never"
+            return
+        handlers = dict(settings.getdict("DOWNLOAD_HANDLERS"))
+        handlers.update({"http": PLAYWRIGHT_HANDLER, "https": PLAYWRIGHT_HANDLER})
+        settings.set("DOWNLOAD_HANDLERS", handlers, priority="spider")
+        settings.set("PLAYWRIGHT_LAUNCH_OPTIONS",
+                     launch_options(browser, settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS")),
+                     priority="spider")
+
+    # -- start --------------------------------------------------------------------------
+
+    async def start(self) -> AsyncIterator[Any]:
+        """Start pages, then robots.txt and /sitemap.xml of each start host."""
+        if self.startup_error or self.config is None:
+            logger.error("Cannot start the crawl: %s", self.startup_error)
+            self.crawler.stats.set_value("crawl/startup_error", self.startup_error)
+            raise CloseSpider("startup_error")
+        reachable = [url for url in self.config.start_urls if await self._is_reachable(url)]
+        if not reachable:
+            self.crawler.stats.set_value("crawl/start_unreachable", len(self.config.start_urls))
+            raise CloseSpider("start_unreachable")
+        for url in reachable:
+            yield self._page_request(url, depth=0, is_start=True)
+        if self.config.sitemaps:
+            for origin in dict.fromkeys(self._origin(url) for url in reachable):
+                yield Request(urljoin(origin, "/robots.txt"), callback=self.parse_robots,
+                              errback=self.on_auxiliary_error, meta={"crawl_role": ROLE_ROBOTS})
+                yield Request(urljoin(origin, "/sitemap.xml"), callback=self.parse_sitemap,
+                              errback=self.on_auxiliary_error, meta={"crawl_role": ROLE_SITEMAP})
+
+    async def _is_reachable(self, url: str) -> bool:
+        """Whether the start URL's server accepts connections; logs a clear line when not.
+
+        Skipped (assumed reachable) when a proxy is configured in the environment.
+        """
+        if any(os.environ.get(v) for v in ("http_proxy", "https_proxy", "HTTP_PROXY",
+                                           "HTTPS_PROXY", "all_proxy", "ALL_PROXY")):
+            return True
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        timeout = self.crawler.settings.getfloat("DOWNLOAD_TIMEOUT", 30)
+        try:
+            _, writer = await asyncio.wait_for(
+                asyncio.open_connection(parts.hostname, port), timeout=min(timeout, 15))
+        except (OSError, asyncio.TimeoutError) as exc:
+            reason = "timed out" if isinstance(exc, asyncio.TimeoutError) else (
+                exc.strerror or str(exc) or type(exc).__name__)
+            logger.error("Start URL %s is unreachable (%s); nothing will be crawled from it",
+                         url, reason)
+            return False
+        writer.close()
+        return True
+
+    @staticmethod
+    def _origin(url: str) -> str:
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.netloc}/"
+
+    def _page_request(self, url: str, *, depth: int, is_start: bool = False) -> Request:
+        meta: dict[str, Any] = {"crawl_role": ROLE_PAGE, "page_depth": depth}
+        if is_start:
+            meta["is_start"] = True
+        if self.render_mode == "always":
+            meta.update(self._render_meta())
+        return Request(url, callback=self.parse_page, errback=self.on_page_error, meta=meta)
+
+    def _render_meta(self) -> dict[str, Any]:
+        settings = self.crawler.settings
+        return {
+            "playwright": True,
+            "playwright_page_goto_kwargs": {
+                "wait_until": settings.get("RENDER_WAIT_UNTIL", "networkidle"),
+                "timeout": settings.getint("RENDER_TIMEOUT_MS", 30000),
+            },
+        }
+
+    # -- pages --------------------------------------------------------------------------
+
+    def parse_page(self, response: Response) -> Iterator[Any]:
+        """Yield the page's item (or re-request it through the browser) and follow its links."""
+        stats = self.crawler.stats
+        assert self.config is not None
+        if not isinstance(response, TextResponse):
+            stats.inc_value("skipped/non_html_response")
+            logger.info("Skipped %s: the response is not text (%s)", response.url,
+                        response.headers.get("Content-Type", b"").decode("latin-1") or "no type")
+            return
+        if self.config.max_pages is not None and self.pages_yielded >= self.config.max_pages:
+            stats.inc_value("skipped/max_pages")
+            return
+        rendered = bool(response.meta.get("playwright"))
+        if self.render_mode == "auto" and not rendered:
+            verdict = looks_like_js_shell(response.text)
+            if verdict.is_shell:
+                stats.inc_value(f"render/requested/{verdict.reason}")
+                logger.debug("Rendering %s in the browser (%s)", response.url, verdict.reason)
+                meta = dict(response.meta)
+                meta.update(self._render_meta())
+                yield response.request.replace(meta=meta, dont_filter=True)
+                return
+        if rendered:
+            stats.inc_value("pages/rendered")
+        self.pages_yielded += 1
+        yield self._page_item(response, rendered)
+        yield from self._follow_links(response)
+        if self.config.max_pages is not None and self.pages_yielded >= self.config.max_pages:
+            raise CloseSpider("max_pages")
+
+    def _page_item(self, response: TextResponse, rendered: bool) -> PageItem:
+        canonical = response.xpath("//head/link[@rel='canonical']/@href").get()
+        return PageItem(
+            url=canonicalize_url(response.url),
+            domain=urlsplit(canonicalize_url(response.url)).netloc,
+            status=response.status,
+            fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            rendered=rendered,
+            content_type=response.headers.get("Content-Type", b"").decode("latin-1"),
+            encoding=response.encoding,
+            canonical_url=canonicalize_url(response.urljoin(canonical)) if canonical else None,
+            depth=int(response.meta.get("page_depth", 0)),
+            raw_html=response.body,
+        )
+
+    def _follow_links(self, response: TextResponse) -> Iterator[Request]:
+        assert self.config is not None
+        if not self.config.follow_links:
+            return
+        depth = int(response.meta.get("page_depth", 0))
+        if self.config.max_depth is not None and depth >= self.config.max_depth:
+            return
+        urls = [link.url for link in self.link_extractor.extract_links(response)]
+        urls += [response.urljoin(href) for href in response.xpath(_PAGE_LINK_XPATH).getall()]
+        for url in dict.fromkeys(urls):
+            request = self._discovered_request(url, depth + 1)
+            if request is not None:
+                yield request
+
+    def _discovered_request(self, url: str, depth: int) -> Request | None:
+        """A page request for a discovered URL, or None (counted) when it is out of scope."""
+        assert self.config is not None
+        stats = self.crawler.stats
+        try:
+            url = canonicalize_url(url)
+        except ValueError:
+            stats.inc_value("links/filtered/malformed")
+            return None
+        accepted, reason = self.config.scope.accepts(url)
+        if not accepted:
+            stats.inc_value(f"links/filtered/{reason}")
+            return None
+        if has_non_html_extension(url):
+            stats.inc_value("skipped/non_html_extension")
+            return None
+        return self._page_request(url, depth=depth)
+
+    # -- robots.txt and sitemaps -------------------------------------------------------
+
+    def parse_robots(self, response: Response) -> Iterator[Request]:
+        """Follow the ``Sitemap:`` lines of robots.txt."""
+        if not isinstance(response, TextResponse):
+            return
+        for url in sitemap_urls_from_robots(response.text, base_url=response.url):
+            self.crawler.stats.inc_value("sitemaps/from_robots")
+            yield Request(url, callback=self.parse_sitemap, errback=self.on_auxiliary_error,
+                          meta={"crawl_role": ROLE_SITEMAP})
+
+    def parse_sitemap(self, response: Response) -> Iterator[Request]:
+        """Read a sitemap or sitemap index (plain or gzipped) and request what it lists."""
+        stats = self.crawler.stats
+        body = self._sitemap_body(response)
+        if body is None:
+            stats.inc_value("sitemaps/invalid")
+            logger.info("Ignored %s: not a sitemap", response.url)
+            return
+        try:
+            sitemap = Sitemap(body)
+        except Exception as exc:  # lxml raises several kinds on broken XML
+            stats.inc_value("sitemaps/invalid")
+            logger.info("Ignored %s: unreadable sitemap (%s)", response.url, exc)
+            return
+        stats.inc_value("sitemaps/read")
+        for entry in sitemap:
+            loc = (entry.get("loc") or "").strip()
+            if not loc:
+                continue
+            loc = response.urljoin(loc)
+            if sitemap.type == "sitemapindex":
+                if self.config is not None and self.config.scope.host_in_scope(host_of(loc)):
+                    yield Request(loc, callback=self.parse_sitemap,
+                                  errback=self.on_auxiliary_error,
+                                  meta={"crawl_role": ROLE_SITEMAP})
+            elif sitemap.type == "urlset":
+                request = self._discovered_request(loc, depth=1)
+                if request is not None:
+                    stats.inc_value("sitemaps/urls")
+                    yield request
+
+    def _sitemap_body(self, response: Response) -> bytes | None:
+        """The XML of a sitemap response, gunzipped if needed; None if it is not XML."""
+        max_size = self.crawler.settings.getint("DOWNLOAD_MAXSIZE")
+        body = response.body
+        if body[:2] == b"\x1f\x8b":
+            try:
+                body = gunzip(body, max_size=max_size)
+            except Exception:  # broken or oversized gzip
+                return None
+        head = body[:512].lstrip()
+        if head.startswith(b"<?xml") or b"<urlset" in head or b"<sitemapindex" in head:
+            return body
+        return None
+
+    # -- errors -------------------------------------------------------------------------
+
+    def on_page_error(self, failure: Failure) -> None:
+        """Count a page that could not be fetched, by kind, with one clear log line."""
+        request = failure.request  # type: ignore[attr-defined]
+        if failure.check(StopDownload):
+            return  # counted by the extension that stopped it
+        kind = self._error_kind(failure)
+        self.crawler.stats.inc_value(f"errors/{kind}")
+        reason = failure.getErrorMessage() or kind
+        if failure.check(HttpError):
+            reason = f"HTTP {failure.value.response.status}"
+        if request.meta.get("is_start"):
+            logger.error("Start URL %s could not be fetched: %s", request.url, reason)
+        else:
+            logger.warning("Failed to fetch %s: %s", request.url, reason)
+
+    def on_auxiliary_error(self, failure: Failure) -> None:
+        """robots.txt or a sitemap that is missing is normal: count it, log at debug level."""
+        request = failure.request  # type: ignore[attr-defined]
+        role = request.meta.get("crawl_role", "auxiliary")
+        self.crawler.stats.inc_value(f"{role}/unavailable")
+        logger.debug("No %s at %s: %s", role, request.url, failure.getErrorMessage())
+
+    @staticmethod
+    def _error_kind(failure: Failure) -> str:
+        if failure.check(HttpError):
+            return f"http_{failure.value.response.status}"
+        if failure.check(DNSLookupError):
+            return "dns"
+        return type(failure.value).__name__

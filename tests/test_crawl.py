@@ -1,0 +1,233 @@
+"""End-to-end crawls of local sites: what ``scrapy crawl domain`` finds, skips and stores."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SITES_DIR, CrawlResult, StaticSiteServer, run_crawl
+
+#: Generator-built sites: every HTML page reachable from the root, as URL paths.
+#: Not pages: Sphinx's unlinked py-modindex.html, MkDocs's 404.html and a theme partial.
+FULL_SITES = {
+    "sphinx-alabaster-requests-injected": {"not_pages": {"/py-modindex.html"}},
+    "mkdocs-material-starlette-injected": {"not_pages": {"/404.html",
+                                                         "/overrides/partials/toc-item.html"}},
+}
+
+
+def html_paths(site: str) -> set[str]:
+    """URL paths of a fixture site's HTML files (``x/index.html`` served as ``x/``)."""
+    root = SITES_DIR / site / "public"
+    paths = set()
+    for file in root.rglob("*.html"):
+        path = "/" + file.relative_to(root).as_posix()
+        paths.add(path[: -len("index.html")] if path.endswith("/index.html") else path)
+    return paths
+
+
+def stored_paths(result: CrawlResult, origin: str) -> list[str]:
+    """URL paths of the pages in the feed."""
+    return [url.removeprefix(origin) for url in result.urls()]
+
+
+@pytest.mark.parametrize("site", sorted(FULL_SITES))
+def test_full_site_crawl_stores_every_page_once(site: str, serve_site, tmp_path: Path) -> None:
+    server = serve_site(site)
+    result = run_crawl(server.url("/"), tmp_path, spider_args={"render": "never"})
+    assert result.returncode == 0, result.log[-3000:]
+
+    paths = stored_paths(result, server.origin)
+    expected = html_paths(site) - FULL_SITES[site]["not_pages"]
+    assert len(paths) == len(set(paths)), "a page was stored twice in the feed"
+    assert set(paths) == expected
+
+    truth_paths = {json.loads(line)["path"]
+                   for line in (SITES_DIR / site / "truth.jsonl").read_text().splitlines()}
+    assert truth_paths <= set(paths)
+
+    rows = result.rows("url, title, content_text, raw_html, domain, status")
+    assert sorted(r["url"] for r in rows) == sorted(result.urls()), "SQLite and JSONL disagree"
+    assert all(r["raw_html"] and r["status"] == 200 for r in rows)
+    assert all(r["domain"] == server.origin.removeprefix("http://") for r in rows)
+    assert sum(bool(r["content_text"]) for r in rows) >= len(truth_paths)
+    assert result.stats["summary/pages_stored"] == len(expected)
+    assert "Crawl summary (finished)" in result.log
+
+
+def test_recrawl_updates_rows_instead_of_duplicating(serve_site, tmp_path: Path) -> None:
+    server = serve_site("behaviours")
+    first = run_crawl(server.url("/"), tmp_path, spider_args={"render": "never"},
+                      feed_name="first.jsonl")
+    second = run_crawl(server.url("/"), tmp_path, spider_args={"render": "never"},
+                       feed_name="second.jsonl")
+    assert first.returncode == second.returncode == 0
+    assert sorted(first.urls()) == sorted(second.urls())
+    assert len(second.rows("url")) == len(second.urls())
+
+
+@pytest.fixture(scope="module")
+def behaviours_crawl(tmp_path_factory) -> tuple[CrawlResult, StaticSiteServer]:
+    """One plain crawl of the behaviours site, shared by the checks below."""
+    server = StaticSiteServer(SITES_DIR / "behaviours" / "public")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        result = run_crawl(server.url("/"), tmp_path_factory.mktemp("behaviours"),
+                           spider_args={"render": "never"})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.returncode == 0, result.log[-3000:]
+    return result, server
+
+
+def test_robots_txt_disallow_is_respected(behaviours_crawl) -> None:
+    result, server = behaviours_crawl
+    assert "/private/secret.html" not in server.request_counts()
+    assert not any("/private/" in url for url in result.urls())
+    assert result.stats.get("robotstxt/forbidden", 0) >= 1
+
+
+def test_pages_reachable_only_through_sitemaps_are_found(behaviours_crawl) -> None:
+    result, server = behaviours_crawl
+    paths = stored_paths(result, server.origin)
+    assert "/only-in-sitemap.html" in paths  # /sitemap.xml
+    assert "/only-in-sitemap-index.html" in paths  # robots.txt -> index -> gzipped sitemap
+
+
+def test_tracking_parameter_duplicates_are_fetched_and_stored_once(behaviours_crawl) -> None:
+    result, server = behaviours_crawl
+    paths = stored_paths(result, server.origin)
+    assert paths.count("/article.html") == 1
+    assert paths.count("/about.html") == 1
+    fetched = server.request_counts()
+    assert sum(n for p, n in fetched.items() if p.startswith("/article.html")) == 1
+    assert not any("utm_" in url or "fbclid" in url for url in result.urls())
+
+
+def test_non_html_is_skipped_and_counted(behaviours_crawl) -> None:
+    result, server = behaviours_crawl
+    paths = stored_paths(result, server.origin)
+    assert "/report.pdf" not in paths and "/download" not in paths
+    assert "/report.pdf" not in server.request_counts(), "skipped by extension, never requested"
+    assert result.stats["skipped/non_html_extension"] >= 1
+    assert result.stats["skipped/non_html_content_type"] == 1  # /download, octet-stream
+    assert result.stats["links/filtered/offsite"] >= 1
+
+
+def test_javascript_shell_is_stored_unrendered_with_render_never(behaviours_crawl) -> None:
+    result, server = behaviours_crawl
+    app = next(i for i in result.items if i["url"].endswith("/app.html"))
+    assert app["rendered"] is False
+    assert "tangerine lighthouse" not in app["content_text"]
+
+
+@pytest.mark.parametrize("render", ["auto", "always"])
+def test_javascript_shell_gets_its_text_when_rendered(render: str, serve_site, tmp_path: Path,
+                                                      chromium_path: str) -> None:
+    server = serve_site("behaviours")
+    result = run_crawl(server.url("/"), tmp_path,
+                       spider_args={"render": render, "allow": r"/(app\.html)?$"},
+                       settings={"CHROMIUM_PATH": chromium_path})
+    assert result.returncode == 0, result.log[-3000:]
+    by_path = {url.removeprefix(server.origin): item
+               for url, item in zip(result.urls(), result.items)}
+    assert "tangerine lighthouse" in by_path["/app.html"]["content_text"]
+    assert by_path["/app.html"]["rendered"] is True
+    assert by_path["/"]["rendered"] is (render == "always")
+    assert result.stats["pages/rendered"] == (2 if render == "always" else 1)
+
+
+def test_crawl_that_renders_nothing_launches_no_browser(behaviours_crawl) -> None:
+    result, _ = behaviours_crawl
+    assert "playwright/browser_count" not in result.stats
+
+
+def test_missing_browser_with_render_always_stops_with_a_clear_message(serve_site,
+                                                                        tmp_path: Path) -> None:
+    server = serve_site("behaviours")
+    result = run_crawl(server.url("/"), tmp_path, spider_args={"render": "always"},
+                       settings={"CHROMIUM_PATH": str(tmp_path / "no-such-browser")})
+    assert "needs a browser, but none was found" in result.log
+    assert "Traceback" not in result.log
+    assert result.items == []
+    assert result.stats["finish_reason"] == "startup_error"
+
+
+@pytest.mark.parametrize(("spider_args", "expected_paths"), [
+    ({"max_depth": "0", "sitemaps": "false"}, {"/"}),
+    ({"max_depth": "1", "sitemaps": "false"},
+     {"/", "/about.html", "/article.html", "/chain/1.html", "/blog/post.html", "/app.html"}),
+    ({"allow": "/chain/|/$", "sitemaps": "false"},
+     {"/", "/chain/1.html", "/chain/2.html", "/chain/3.html"}),
+    ({"deny": "/chain/|/blog/|only-in", "sitemaps": "false"},
+     {"/", "/about.html", "/article.html", "/app.html"}),
+])
+def test_scope_arguments(spider_args: dict[str, str], expected_paths: set[str], serve_site,
+                         tmp_path: Path) -> None:
+    server = serve_site("behaviours")
+    result = run_crawl(server.url("/"), tmp_path, spider_args={"render": "never", **spider_args})
+    assert result.returncode == 0, result.log[-3000:]
+    assert set(stored_paths(result, server.origin)) == expected_paths
+
+
+def test_max_pages_caps_the_number_of_stored_pages(serve_site, tmp_path: Path) -> None:
+    server = serve_site("mkdocs-material-starlette-injected")
+    result = run_crawl(server.url("/"), tmp_path, spider_args={"render": "never",
+                                                                "max_pages": "5"})
+    assert result.returncode == 0
+    assert len(result.items) == 5
+    assert len(result.rows("url")) == 5
+    assert result.stats["finish_reason"] == "max_pages"
+
+
+def test_unreachable_start_url_gives_a_clear_message_and_no_crawl(tmp_path: Path) -> None:
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    result = run_crawl(f"http://127.0.0.1:{port}/", tmp_path)
+    assert f"Start URL http://127.0.0.1:{port}/ is unreachable" in result.log
+    assert "Traceback" not in result.log
+    assert result.items == []
+    assert result.stats["finish_reason"] == "start_unreachable"
+    assert result.stats.get("downloader/request_count", 0) == 0
+
+
+@pytest.mark.parametrize("argument", ["max_pages=-1", "render=sometimes", "allow=[",
+                                      "subdomains=perhaps"])
+def test_invalid_argument_stops_with_a_sentence(argument: str, serve_site,
+                                                tmp_path: Path) -> None:
+    server = serve_site("behaviours")
+    name, value = argument.split("=", 1)
+    result = run_crawl(server.url("/"), tmp_path, spider_args={name: value})
+    assert "Cannot start the crawl: -a " + name in result.log
+    assert "Traceback" not in result.log
+    assert result.items == []
+
+
+def test_jobdir_pause_and_resume_store_every_page_exactly_once(serve_site,
+                                                               tmp_path: Path) -> None:
+    server = serve_site("mkdocs-material-starlette-injected")
+    jobdir = tmp_path / "job"
+    common = {"spider_args": {"render": "never"},
+              "settings": {"JOBDIR": str(jobdir), "CONCURRENT_REQUESTS": "2"}}
+    first = run_crawl(server.url("/"), tmp_path, feed_name="part1.jsonl",
+                      **{**common, "settings": {**common["settings"],
+                                                "CLOSESPIDER_ITEMCOUNT": "6"}})
+    assert first.stats["finish_reason"] == "closespider_itemcount"
+    assert 6 <= len(first.items) < 25
+    second = run_crawl(server.url("/"), tmp_path, feed_name="part2.jsonl", **common)
+    assert second.returncode == 0, second.log[-3000:]
+
+    urls = first.urls() + second.urls()
+    assert len(urls) == len(set(urls)), "a page was stored in both runs"
+    expected = html_paths("mkdocs-material-starlette-injected") - \
+        FULL_SITES["mkdocs-material-starlette-injected"]["not_pages"]
+    assert {u.removeprefix(server.origin) for u in urls} == expected
+    assert len(second.rows("url")) == len(expected)
+    fetched = server.request_counts()
+    assert all(fetched[p] == 1 for p in expected), "a page was fetched twice"
