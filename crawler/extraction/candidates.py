@@ -1,0 +1,243 @@
+"""Tiers propose content candidates; each is validated, then one is chosen and the choice traced."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import lxml.html
+from lxml import etree
+
+from crawler.extraction.frameworks import Detection, css
+from crawler.extraction.scoring import Stats, class_weight, density_scores
+
+logger = logging.getLogger(__name__)
+
+# Tier names, most specific first; the order breaks ties only, validation and score decide.
+TIER_RULES = "rules"
+TIER_STRUCTURED = "structured"
+TIER_SEMANTIC = "semantic"
+TIER_PATTERN = "pattern"
+TIER_DENSITY = "density"
+TIER_TRAFILATURA = "trafilatura"
+TIER_BODY = "body"
+
+MIN_CHARS = 100
+MIN_PARAGRAPHS = 2
+MAX_LINK_DENSITY = 0.5
+
+CONTENT_NAME = re.compile(
+    r"(?:article|story|post|entry|blog|news|page|main|single|product|item|td-post|c-entry|"
+    r"l-article|rich)[-_]{0,2}(?:body|content|text|entry|copy|inner|main|description|detail)"
+    r"|(?:^|[-_\s])(?:articlebody|storybody|postbody|entrycontent|bodytext|body-text|"
+    r"markdown-body|prose|rich-text|richtext|post|article|entry|main-content|maincontent|"
+    r"page-content|content-body|field-body|node-content|text-content)(?:$|[-_\s])", re.I)
+"""Class/id/hook names of content wrappers; searched inside the name so hashed CSS-in-JS names
+(``styles_articleBody__x1Yz``, ``ArticleBody-sc-3kq9``) match too."""
+
+HOOK_ATTRIBUTES = ("class", "id", "data-testid", "data-component", "data-module", "itemprop",
+                   "data-qa", "data-test")
+
+
+@dataclass
+class Candidate:
+    """One proposed content container and what validation found."""
+
+    element: etree._Element
+    tier: str
+    source: str
+    chars: int = 0
+    link_density: float = 0.0
+    paragraphs: int = 0
+    score: float = 0.0
+    valid: bool = False
+    reasons: list[str] = field(default_factory=list)
+    rank: int = 0
+
+    def describe(self) -> dict[str, Any]:
+        """The trace entry of this candidate."""
+        el = self.element
+        return {"tier": self.tier, "source": self.source, "tag": el.tag,
+                "class": (el.get("class") or "")[:80], "id": el.get("id") or "",
+                "chars": self.chars, "link_density": round(self.link_density, 3),
+                "paragraphs": self.paragraphs, "score": round(self.score, 1),
+                "valid": self.valid, "reasons": list(self.reasons)}
+
+
+def _make(el: etree._Element, tier: str, source: str, stats: dict[etree._Element, Stats],
+          scores: dict[etree._Element, float], rank: int) -> Candidate | None:
+    """A Candidate for an element, with its text figures (None for elements outside the stats)."""
+    st = stats.get(el)
+    if st is None:
+        return None
+    return Candidate(element=el, tier=tier, source=source, chars=st.chars,
+                     link_density=st.link_density, paragraphs=st.paragraphs,
+                     score=scores.get(el, 0.0), rank=rank)
+
+
+def rule_candidates(tree: etree._Element, detection: Detection, stats: dict[etree._Element, Stats],
+                    scores: dict[etree._Element, float]) -> list[Candidate]:
+    """Candidates from framework and domain rules, in rule order."""
+    out: list[Candidate] = []
+    rank = 0
+    for rule in detection.rules:
+        for selector in rule.content:
+            matches = [m for m in css(selector.css)(tree) if m in stats]
+            if not matches:
+                continue
+            if selector.multiple and len(matches) > 1:
+                wrapper = lxml.html.Element("div")
+                wrapper.set("class", "extracted-multiple")
+                for m in matches:
+                    if not any(a in matches for a in m.iterancestors()):
+                        wrapper.append(_detached_copy(m))
+                st = Stats()
+                for m in matches:
+                    ms = stats[m]
+                    st.chars += ms.chars
+                    st.link_chars += ms.link_chars
+                    st.paragraphs += ms.paragraphs
+                stats[wrapper] = st
+                cand = _make(wrapper, TIER_RULES, f"{rule.source}: {selector.css} (x{len(matches)})",
+                             stats, scores, rank)
+            elif len(matches) == 1:
+                cand = _make(matches[0], TIER_RULES, f"{rule.source}: {selector.css}", stats,
+                             scores, rank)
+            else:
+                continue
+            if cand is not None:
+                out.append(cand)
+                rank += 1
+    return out
+
+
+def _detached_copy(el: etree._Element) -> etree._Element:
+    """A copy of an element without its tail text."""
+    from copy import deepcopy
+
+    clone = deepcopy(el)
+    clone.tail = None
+    return clone
+
+
+def semantic_candidates(tree: etree._Element, stats: dict[etree._Element, Stats],
+                        scores: dict[etree._Element, float]) -> list[Candidate]:
+    """Candidates from HTML5 semantics: articleBody, a dominant article, main, role=main."""
+    out: list[Candidate] = []
+    for el in tree.iter("main", "article", "div", "section"):
+        if el not in stats:
+            continue
+        if el.get("itemprop") == "articleBody":
+            out.append(_make(el, TIER_SEMANTIC, "[itemprop=articleBody]", stats, scores, 0))
+    articles = [a for a in tree.iter("article") if a in stats]
+    if articles:
+        articles.sort(key=lambda a: stats[a].chars, reverse=True)
+        top = articles[0]
+        rest = sum(stats[a].chars for a in articles[1:]
+                   if not any(anc is top for anc in a.iterancestors()))
+        if stats[top].chars >= 2 * rest:
+            out.append(_make(top, TIER_SEMANTIC, f"article (largest of {len(articles)})", stats,
+                             scores, 1))
+    mains = [m for m in tree.iter("main") if m in stats]
+    mains += [m for m in tree.xpath('//*[@role="main"]') if m in stats and m.tag != "main"]
+    for m in mains:
+        out.append(_make(m, TIER_SEMANTIC, "main" if m.tag == "main" else "[role=main]", stats,
+                         scores, 2))
+    return [c for c in out if c is not None]
+
+
+def pattern_candidates(tree: etree._Element, stats: dict[etree._Element, Stats],
+                       scores: dict[etree._Element, float], limit: int = 4) -> list[Candidate]:
+    """Candidates whose class, id or data hook names a content wrapper (largest few)."""
+    found: list[tuple[int, etree._Element, str]] = []
+    for el, st in stats.items():
+        if st.chars < MIN_CHARS or el.tag in ("html", "body", "a", "span", "p", "li", "ul"):
+            continue
+        for attr in HOOK_ATTRIBUTES:
+            value = el.get(attr)
+            if value and CONTENT_NAME.search(value):
+                found.append((st.chars, el, f"{attr}={value[:60]!r}"))
+                break
+    found.sort(key=lambda item: item[0], reverse=True)
+    out = []
+    for i, (_, el, source) in enumerate(found[:limit]):
+        cand = _make(el, TIER_PATTERN, source, stats, scores, i)
+        if cand is not None:
+            out.append(cand)
+    return out
+
+
+def density_candidates(stats: dict[etree._Element, Stats], scores: dict[etree._Element, float],
+                       limit: int = 3) -> list[Candidate]:
+    """The best Readability-style scored containers."""
+    ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)[:limit]
+    out = []
+    for i, (el, _) in enumerate(ranked):
+        cand = _make(el, TIER_DENSITY, f"density #{i + 1}", stats, scores, i)
+        if cand is not None:
+            out.append(cand)
+    return out
+
+
+def validate(cand: Candidate) -> Candidate:
+    """Check a candidate against the validation chain; record why it passes or fails."""
+    reasons = []
+    if cand.chars <= MIN_CHARS:
+        reasons.append(f"text {cand.chars} <= {MIN_CHARS} chars")
+    if cand.paragraphs < MIN_PARAGRAPHS and cand.chars < 600:
+        reasons.append(f"{cand.paragraphs} paragraphs < {MIN_PARAGRAPHS}")
+    if cand.link_density >= MAX_LINK_DENSITY:
+        reasons.append(f"link density {cand.link_density:.2f} >= {MAX_LINK_DENSITY}")
+    cand.valid = not reasons
+    cand.reasons = reasons or ["passes validation"]
+    return cand
+
+
+def _contains(outer: etree._Element, inner: etree._Element) -> bool:
+    """Whether inner is outer or one of its descendants."""
+    if outer is inner:
+        return True
+    return any(a is outer for a in inner.iterancestors())
+
+
+def choose(cands: list[Candidate], stats: dict[etree._Element, Stats]) -> tuple[Candidate | None, str]:
+    """Pick the content container: valid rules first, then the semantic/pattern candidate that best
+    agrees with the density winner, then the density winner itself."""
+    valid = [c for c in cands if c.valid]
+    rules = [c for c in valid if c.tier == TIER_RULES]
+    if rules:
+        return min(rules, key=lambda c: c.rank), "first valid site/framework rule"
+    density = [c for c in valid if c.tier == TIER_DENSITY]
+    best = density[0] if density else None
+    others = [c for c in valid if c.tier in (TIER_SEMANTIC, TIER_PATTERN)]
+    if best is None:
+        if others:
+            pick = max(others, key=lambda c: c.chars)
+            return pick, "no valid density candidate; largest valid semantic/pattern candidate"
+        return None, "no valid candidate"
+    agreeing: list[tuple[float, Candidate]] = []
+    for c in others:
+        if _contains(c.element, best.element):
+            # c is larger than the density winner: fine while the winner is a good part of it.
+            share = best.chars / max(c.chars, 1)
+            if share >= 0.25:
+                agreeing.append((share, c))
+                c.reasons.append(f"contains the density winner ({share:.0%} of its text)")
+            else:
+                c.reasons.append(f"contains the density winner but it is only {share:.0%}")
+        elif _contains(best.element, c.element):
+            share = c.chars / max(best.chars, 1)
+            if share >= 0.6:
+                agreeing.append((1.0 + share, c))
+                c.reasons.append(f"inside the density winner, {share:.0%} of its text")
+            else:
+                c.reasons.append(f"inside the density winner but only {share:.0%} of its text")
+        else:
+            c.reasons.append("disjoint from the density winner")
+    if agreeing:
+        tier_order = {TIER_PATTERN: 0, TIER_SEMANTIC: 1}
+        agreeing.sort(key=lambda item: (-round(item[0], 1), tier_order.get(item[1].tier, 2)))
+        return agreeing[0][1], "semantic/pattern candidate agreeing with the density winner"
+    return best, "density winner"

@@ -1,0 +1,144 @@
+"""Cleaning inside the chosen container: rule exclusions, boilerplate blocks, ads, link-dense lists."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from lxml import etree
+
+from crawler.extraction.frameworks import CleaningRules, Rule, css
+from crawler.extraction.scoring import SKIP_TAGS, Stats, compute_stats
+
+logger = logging.getLogger(__name__)
+
+MAX_SHARE_FOR_GENERIC = 0.5
+"""A generic rule never removes an element holding more than this share of the container's text."""
+
+KEEP_TAGS = frozenset({"pre", "code", "table", "blockquote", "figure", "img", "h1", "h2", "h3",
+                       "h4", "h5", "h6", "math", "video", "audio", "picture", "source", "br",
+                       "hr", "td", "th", "iframe"})
+_TOKEN_SPLIT = re.compile(r"\s+")
+
+
+def _describe(el: etree._Element, stats: Stats | None) -> dict[str, Any]:
+    """A short, human-readable description of an element for the trace."""
+    text = " ".join((el.text_content() or "").split())[:80]
+    return {"tag": el.tag, "class": (el.get("class") or "")[:80], "id": el.get("id") or "",
+            "chars": stats.chars if stats else 0, "text": text}
+
+
+def _remove(el: etree._Element) -> None:
+    """Remove an element but keep its tail text in place."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    if tail:
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
+
+
+def strip_non_content(root: etree._Element) -> int:
+    """Drop scripts, styles, templates and other never-content elements from a tree; count them."""
+    doomed = [el for el in root.iter(*SKIP_TAGS - {"head", "title", "meta", "link", "iframe"})]
+    for el in doomed:
+        _remove(el)
+    return len(doomed)
+
+
+def _is_inside(el: etree._Element, removed: set[etree._Element]) -> bool:
+    """Whether an ancestor of el was already removed."""
+    parent = el.getparent()
+    while parent is not None:
+        if parent in removed:
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def _class_tokens(el: etree._Element) -> list[str]:
+    """Class names and id of an element, lower-cased."""
+    tokens = _TOKEN_SPLIT.split((el.get("class") or "").strip().lower())
+    ident = (el.get("id") or "").strip().lower()
+    if ident:
+        tokens.append(ident)
+    return [t for t in tokens if t]
+
+
+def _nav_like(st: Stats) -> bool:
+    """A block made of short links: a menu, tag cloud, share bar or pager rather than content."""
+    if st.links < 3 or st.chars == 0:
+        return False
+    average_link = st.link_chars / st.links
+    return st.link_density > 0.65 and average_link < 28
+
+
+def clean_container(container: etree._Element, rules: list[Rule], cleaning: CleaningRules,
+                    trace: list[dict[str, Any]] | None = None) -> etree._Element:
+    """Remove boilerplate from the chosen container in place and return it."""
+    stats = compute_stats(container)
+    total = max(stats[container].chars, 1)
+    removed: set[etree._Element] = set()
+
+    def drop(el: etree._Element, why: str, guard: bool) -> None:
+        if el is container or el in removed or _is_inside(el, removed):
+            return
+        st = stats.get(el)
+        if guard and st is not None and st.chars > MAX_SHARE_FOR_GENERIC * total:
+            if trace is not None:
+                trace.append({"step": "clean", "action": "kept", "why": f"{why}, but holds "
+                              f"{st.chars / total:.0%} of the text", **_describe(el, st)})
+            return
+        removed.add(el)
+        if trace is not None:
+            trace.append({"step": "clean", "action": "removed", "why": why, **_describe(el, st)})
+
+    for rule in rules:
+        for selector in rule.exclude:
+            for el in css(selector)(container):
+                drop(el, f"rule {rule.source}: {selector}", guard=False)
+    for selector in cleaning.ad_selectors:
+        for el in css(selector)(container):
+            drop(el, f"ad/consent selector {selector}", guard=True)
+    for selector in cleaning.remove:
+        for el in css(selector)(container):
+            drop(el, f"boilerplate selector {selector}", guard=True)
+    pattern, keep = cleaning.boilerplate_pattern, cleaning.keep_pattern
+    for el in container.iter():
+        if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
+            continue
+        tokens = _class_tokens(el)
+        if pattern is not None and tokens:
+            hit = next((t for t in tokens if pattern.search(t)), None)
+            if hit and not (keep is not None and any(keep.search(t) for t in tokens)):
+                drop(el, f"boilerplate name {hit!r}", guard=True)
+                continue
+        st = stats.get(el)
+        if st is not None and el.tag in ("ul", "ol", "div", "section", "p", "dl", "table", "span",
+                                         "header", "menu") and _nav_like(st):
+            drop(el, f"link-dense block ({st.link_density:.0%} link text, {st.links} links)",
+                 guard=True)
+    for el in removed:
+        if not _is_inside(el, removed):
+            _remove(el)
+    _drop_empty(container, trace)
+    return container
+
+
+def _drop_empty(container: etree._Element, trace: list[dict[str, Any]] | None) -> None:
+    """Remove elements with neither text nor media, innermost first."""
+    empty = 0
+    for el in reversed(list(container.iter())):
+        if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
+            continue
+        if len(el) == 0 and not (el.text or "").strip():
+            _remove(el)
+            empty += 1
+    if trace is not None and empty:
+        trace.append({"step": "clean", "action": "removed", "why": "empty elements", "count": empty})

@@ -1,0 +1,270 @@
+"""Generator detection from page signatures and site rules loaded from data files in site_rules/."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+from urllib.parse import urlsplit
+
+import yaml
+from lxml import etree
+from lxml.cssselect import CSSSelector
+
+logger = logging.getLogger(__name__)
+
+ENV_RULES_DIR = "SITE_RULES_DIR"
+
+
+@dataclass(frozen=True)
+class ContentSelector:
+    """One content selector of a rule; ``multiple`` joins every match instead of needing one."""
+
+    css: str
+    multiple: bool = False
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A framework or domain rule: how to recognise the site, where the content is, what to drop."""
+
+    name: str
+    kind: str
+    generator: tuple[re.Pattern[str], ...] = ()
+    detect_selectors: tuple[str, ...] = ()
+    themes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    domains: tuple[str, ...] = ()
+    content: tuple[ContentSelector, ...] = ()
+    exclude: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class CleaningRules:
+    """Generic cleaning data: selectors removed everywhere and class/id name patterns."""
+
+    remove: tuple[str, ...] = ()
+    ad_selectors: tuple[str, ...] = ()
+    boilerplate_pattern: re.Pattern[str] | None = None
+    keep_pattern: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every rule found in a site_rules folder."""
+
+    frameworks: tuple[Rule, ...] = ()
+    domains: tuple[Rule, ...] = ()
+    cleaning: CleaningRules = field(default_factory=CleaningRules)
+    errors: tuple[str, ...] = ()
+
+
+@dataclass
+class Detection:
+    """Which generator a page comes from, the theme when known, and the evidence."""
+
+    framework: str | None = None
+    theme: str | None = None
+    evidence: list[str] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+
+
+def default_rules_dir() -> Any:
+    """The site_rules folder: $SITE_RULES_DIR, else the checkout's root, else the package data.
+
+    A checkout keeps ``site_rules/`` at the repository root; the Scrapyd egg ships it inside the
+    package as ``crawler/site_rules/`` (possibly zipped, hence importlib.resources).
+    """
+    override = os.environ.get(ENV_RULES_DIR)
+    if override:
+        return Path(override)
+    here = Path(__file__).resolve()
+    for folder in (here.parents[2] / "site_rules", here.parents[1] / "site_rules"):
+        if folder.is_dir():
+            return folder
+    try:
+        from importlib.resources import files
+
+        packaged = files("crawler") / "site_rules"
+        if packaged.is_dir():
+            return packaged
+    except (ModuleNotFoundError, TypeError, FileNotFoundError):
+        logger.debug("no packaged site_rules", exc_info=True)
+    return here.parents[2] / "site_rules"
+
+
+def _iter_yaml(folder: Any) -> Iterable[tuple[str, str]]:
+    """(name, text) of every .yaml/.yml/.toml file in a folder (a Path or zipfile.Path)."""
+    try:
+        entries = sorted(folder.iterdir(), key=lambda p: p.name)
+    except (FileNotFoundError, NotADirectoryError, KeyError):
+        return
+    for entry in entries:
+        if entry.name.endswith((".yaml", ".yml", ".toml")) and entry.is_file():
+            yield entry.name, entry.read_text(encoding="utf-8")
+
+
+def _parse_file(name: str, text: str) -> dict[str, Any]:
+    """Parse one rule file (YAML, or TOML when the name ends in .toml)."""
+    if name.endswith(".toml"):
+        import tomllib
+
+        return tomllib.loads(text)
+    data = yaml.safe_load(text)
+    return data if isinstance(data, dict) else {}
+
+
+def _as_list(value: Any) -> list[Any]:
+    """A YAML value as a list (a single string becomes a one-item list)."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+def _valid_css(css: str) -> bool:
+    """Whether cssselect understands a selector."""
+    try:
+        CSSSelector(css)
+    except Exception:  # noqa: BLE001 - cssselect raises several error types
+        return False
+    return True
+
+
+def _build_rule(kind: str, name: str, data: dict[str, Any], errors: list[str]) -> Rule:
+    """A Rule from a parsed rule file, dropping (and reporting) invalid selectors."""
+    detect = data.get("detect") or {}
+    content: list[ContentSelector] = []
+    for item in _as_list(data.get("content")):
+        if isinstance(item, dict):
+            css, multiple = str(item.get("selector", "")), bool(item.get("multiple", False))
+        else:
+            css, multiple = str(item), False
+        if css and _valid_css(css):
+            content.append(ContentSelector(css, multiple))
+        elif css:
+            errors.append(f"{name}: invalid content selector {css!r}")
+    exclude = []
+    for css in map(str, _as_list(data.get("exclude"))):
+        if _valid_css(css):
+            exclude.append(css)
+        else:
+            errors.append(f"{name}: invalid exclude selector {css!r}")
+    detect_selectors = tuple(s for s in map(str, _as_list(detect.get("selectors"))) if _valid_css(s))
+    generators = []
+    for pattern in map(str, _as_list(detect.get("generator"))):
+        try:
+            generators.append(re.compile(pattern, re.I))
+        except re.error:
+            errors.append(f"{name}: invalid generator pattern {pattern!r}")
+    themes = tuple((str(theme), tuple(s for s in map(str, _as_list(sels)) if _valid_css(s)))
+                   for theme, sels in (data.get("themes") or {}).items())
+    domains = tuple(str(d).lower().lstrip(".") for d in _as_list(data.get("domains")))
+    return Rule(name=str(data.get("name") or name), kind=kind, generator=tuple(generators),
+                detect_selectors=detect_selectors, themes=themes, domains=domains,
+                content=tuple(content), exclude=tuple(exclude), source=name)
+
+
+def _compile_pattern(value: Any) -> re.Pattern[str] | None:
+    """A case-insensitive regex from a folded YAML string (whitespace removed)."""
+    if not value:
+        return None
+    return re.compile(re.sub(r"\s+", "", str(value)), re.I)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_rules_cached(folder_key: str) -> RuleSet:
+    """Load a site_rules folder once per process (keyed by its location)."""
+    folder: Any = default_rules_dir() if folder_key == "" else Path(folder_key)
+    errors: list[str] = []
+    frameworks, domains = [], []
+    for kind, bucket in (("framework", frameworks), ("domain", domains)):
+        sub = folder / ("frameworks" if kind == "framework" else "domains")
+        for name, text in _iter_yaml(sub):
+            try:
+                data = _parse_file(name, text)
+            except Exception as exc:  # noqa: BLE001 - a broken file must not stop extraction
+                errors.append(f"{name}: {exc}")
+                continue
+            bucket.append(_build_rule(kind, name, data, errors))
+    cleaning = CleaningRules()
+    try:
+        cleaning_file = folder / "cleaning.yaml"
+        if cleaning_file.is_file():
+            data = _parse_file("cleaning.yaml", cleaning_file.read_text(encoding="utf-8"))
+            cleaning = CleaningRules(
+                remove=tuple(s for s in map(str, _as_list(data.get("remove"))) if _valid_css(s)),
+                ad_selectors=tuple(s for s in map(str, _as_list(data.get("ad_selectors")))
+                                   if _valid_css(s)),
+                boilerplate_pattern=_compile_pattern(data.get("boilerplate_pattern")),
+                keep_pattern=_compile_pattern(data.get("keep_pattern")))
+    except Exception as exc:  # noqa: BLE001
+        errors.append(f"cleaning.yaml: {exc}")
+    for error in errors:
+        logger.warning("site rule problem: %s", error)
+    return RuleSet(frameworks=tuple(frameworks), domains=tuple(domains), cleaning=cleaning,
+                   errors=tuple(errors))
+
+
+def load_rules(folder: str | Path | None = None) -> RuleSet:
+    """All rules of a site_rules folder (default: $SITE_RULES_DIR or the project's own)."""
+    return _load_rules_cached("" if folder is None else str(folder))
+
+
+@functools.lru_cache(maxsize=512)
+def css(selector: str) -> CSSSelector:
+    """A compiled CSS selector (compiled once per process)."""
+    return CSSSelector(selector)
+
+
+def meta_generator(tree: etree._Element) -> str:
+    """The content of <meta name="generator">, or an empty string."""
+    for meta in tree.iter("meta"):
+        if (meta.get("name") or "").lower() == "generator":
+            return (meta.get("content") or "").strip()
+    return ""
+
+
+def _host(url: str) -> str:
+    """Lower-case host name of a URL."""
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detection:
+    """Find the generator (meta generator first, then markup signatures) and the matching rules."""
+    detection = Detection()
+    generator = meta_generator(tree)
+    for rule in rules.frameworks:
+        if generator and any(p.search(generator) for p in rule.generator):
+            detection.framework = rule.name
+            detection.evidence.append(f"meta generator {generator!r}")
+            break
+    if detection.framework is None:
+        for rule in rules.frameworks:
+            hits = [s for s in rule.detect_selectors if css(s)(tree)]
+            if hits:
+                detection.framework = rule.name
+                detection.evidence.append(f"markup {hits[0]!r}")
+                break
+    chosen = next((r for r in rules.frameworks if r.name == detection.framework), None)
+    if chosen is not None:
+        for theme, selectors in chosen.themes:
+            if any(css(s)(tree) for s in selectors):
+                detection.theme = theme
+                break
+    host = _host(url)
+    for rule in rules.domains:
+        if any(host == d or host.endswith("." + d) for d in rule.domains):
+            detection.rules.append(rule)
+            detection.evidence.append(f"domain rule {rule.source}")
+    if chosen is not None:
+        detection.rules.append(chosen)
+    return detection

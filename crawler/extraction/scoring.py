@@ -1,0 +1,148 @@
+"""Text statistics per element and Readability-style density scoring propagated to ancestors."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+logger = logging.getLogger(__name__)
+
+SKIP_TAGS = frozenset({
+    "script", "style", "noscript", "template", "svg", "math", "iframe", "object", "embed",
+    "canvas", "head", "title", "meta", "link", "button", "select", "option", "textarea", "input",
+})
+"""Elements whose text never counts as page content."""
+
+BLOCK_TAGS = frozenset({
+    "p", "div", "section", "article", "main", "aside", "header", "footer", "nav", "ul", "ol",
+    "li", "dl", "dt", "dd", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption",
+    "pre", "blockquote", "figure", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
+    "br", "address", "details", "summary", "form", "fieldset", "legend", "body", "html",
+    "center", "dialog", "menu", "hgroup",
+})
+"""Elements that start a new line when an element is turned into text."""
+
+PARAGRAPH_TAGS = frozenset({"p", "pre", "blockquote", "td", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
+
+POSITIVE = re.compile(
+    r"article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown"
+    r"|documentation|docs?-|product|description|thread|message", re.I)
+NEGATIVE = re.compile(
+    r"-ad-|^ad-|hidden|^hid$|banner|combx|comment-form|contact|foot|footnote|gdpr|masthead|"
+    r"outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|"
+    r"tool|widget|nav|menu|breadcrumb|cookie|consent|newsletter|subscribe|social|popup|modal",
+    re.I)
+
+
+@dataclass(slots=True)
+class Stats:
+    """Text figures of one element, its descendants included (scripts, forms controls excluded)."""
+
+    chars: int = 0
+    link_chars: int = 0
+    commas: int = 0
+    paragraphs: int = 0
+    links: int = 0
+
+    @property
+    def link_density(self) -> float:
+        """Share of the text that sits inside links."""
+        return self.link_chars / self.chars if self.chars else 0.0
+
+
+def _text_chars(text: str | None) -> tuple[int, int]:
+    """Non-space characters and commas of a text node."""
+    if not text:
+        return 0, 0
+    return len(text) - sum(1 for ch in text if ch.isspace()), text.count(",") + text.count("，")
+
+
+def compute_stats(root: etree._Element) -> dict[etree._Element, Stats]:
+    """Stats of every element under root, in one post-order pass."""
+    stats: dict[etree._Element, Stats] = {}
+
+    def visit(el: etree._Element, in_link: bool) -> Stats:
+        st = Stats()
+        tag = el.tag if isinstance(el.tag, str) else ""
+        is_link = tag == "a"
+        linked = in_link or is_link
+        chars, commas = _text_chars(el.text)
+        st.chars += chars
+        st.commas += commas
+        if linked:
+            st.link_chars += chars
+        for child in el:
+            ctag = child.tag if isinstance(child.tag, str) else ""
+            if ctag and ctag not in SKIP_TAGS:
+                cst = visit(child, linked)
+                st.chars += cst.chars
+                st.link_chars += cst.link_chars
+                st.commas += cst.commas
+                st.paragraphs += cst.paragraphs
+                st.links += cst.links
+            chars, commas = _text_chars(child.tail)
+            st.chars += chars
+            st.commas += commas
+            if linked:
+                st.link_chars += chars
+        if is_link:
+            st.links += 1
+        if tag in PARAGRAPH_TAGS and st.chars >= 40:
+            st.paragraphs += 1
+        stats[el] = st
+        return st
+
+    visit(root, False)
+    return stats
+
+
+def class_weight(el: etree._Element) -> int:
+    """Readability's class/id weight: +25 for content-like names, -25 for boilerplate-like ones."""
+    weight = 0
+    for value in (el.get("class"), el.get("id")):
+        if not value:
+            continue
+        if NEGATIVE.search(value):
+            weight -= 25
+        if POSITIVE.search(value):
+            weight += 25
+    return weight
+
+
+_TAG_BASE = {"div": 5, "article": 8, "main": 5, "section": 3, "pre": 3, "td": 3, "blockquote": 3,
+             "form": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3, "li": -3,
+             "address": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5, "h6": -5, "th": -5}
+
+
+def density_scores(root: etree._Element, stats: dict[etree._Element, Stats]) -> dict[etree._Element, float]:
+    """Readability-style content scores: paragraph scores added to ancestors, scaled by link density."""
+    raw: dict[etree._Element, float] = {}
+    for el, st in stats.items():
+        tag = el.tag
+        if tag not in ("p", "pre", "td", "blockquote", "li", "dd"):
+            if tag not in ("div", "section") or not el.text or len(el.text.strip()) < 25:
+                continue
+        if st.chars < 25:
+            continue
+        score = 1.0 + st.commas + min(st.chars / 100.0, 3.0)
+        if tag == "li":
+            score *= 0.5
+        parent = el.getparent()
+        level = 0
+        while parent is not None and level < 5:
+            if parent not in raw:
+                raw[parent] = _TAG_BASE.get(parent.tag, 0) + class_weight(parent)
+            divider = 1 if level == 0 else (2 if level == 1 else level * 3)
+            raw[parent] += score / divider
+            parent = parent.getparent()
+            level += 1
+    scores: dict[etree._Element, float] = {}
+    for el, value in raw.items():
+        st = stats.get(el)
+        if st is None or el.tag in ("html", "body"):
+            continue
+        scores[el] = value * (1.0 - st.link_density)
+    return scores
