@@ -8,4 +8,5 @@ from __future__ import annotations
 
 #: Modules whose ``register`` is called, in the order they appear in ``--help``.
 COMMAND_MODULES: list[str] = [
+    "crawler.commands.demo",
 ]

@@ -1,0 +1,44 @@
+# Two commands: `make crawl START=https://site.example/` and `make test`.
+# Each installs what it needs (Debian packages when missing, a virtualenv with the pinned
+# requirements) and can be run again.
+
+VENV ?= .venv
+PYTHON ?= python3
+START ?=
+ARGS ?=
+PYTEST_ARGS ?=
+SYSTEM_PACKAGES ?= chromium redis-server
+
+.PHONY: crawl test demo setup system-deps clean
+
+crawl: setup
+	@if [ -z "$(START)" ]; then echo "usage: make crawl START=https://site.example/ [ARGS='-a max_pages=100 -a render=never']"; exit 2; fi
+	$(VENV)/bin/scrapy crawl domain -a start=$(START) $(ARGS)
+
+test: setup
+	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+demo: setup
+	$(VENV)/bin/python -m crawler demo
+
+setup: system-deps $(VENV)/.installed
+
+# Debian packages: the browser for JavaScript pages and Redis for distributed crawls.
+system-deps:
+	@missing=""; \
+	for pkg in $(SYSTEM_PACKAGES); do command -v $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \
+	$(PYTHON) -c "import venv, ensurepip" >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --upgrade pip
+	$(VENV)/bin/python -m pip install -q -r requirements.txt
+	touch $@
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info
