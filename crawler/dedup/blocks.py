@@ -1,0 +1,229 @@
+"""Pure block fingerprinting: split content into blocks, hash them, find blocks repeated across a domain.
+
+No database and no Scrapy here: strings in, hashes and cleaned strings out, so the same code
+serves the pipeline, the command line and the tests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "BlockCounter",
+    "DomainFingerprint",
+    "block_key",
+    "compute_domain_fingerprint",
+    "hash_block",
+    "normalise_block",
+    "removed_blocks",
+    "split_into_blocks",
+    "strip_boilerplate",
+]
+
+_BLANK_LINE = re.compile(r"(\n\s*\n)")
+_WHITESPACE = re.compile(r"\s+")
+_MANY_NEWLINES = re.compile(r"\n{3,}")
+
+#: Shortest block (after stripping) that is counted at all; shorter ones are punctuation or noise.
+_MIN_SHORT_BLOCK_CHARS = 3
+
+# Volatile tokens: parts of a repeated block that change from page to page (consent IDs, dates,
+# counters, hashes, versions). Every token holding a digit becomes "0"; a month name next to such
+# a token becomes "month"; digit group separators go first so "48,213" and "9,999" match.
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_HAS_DIGIT = re.compile(r"\d")
+_DIGIT_GROUP = re.compile(r"(?<=\d)[,\u202f\u00a0'](?=\d{3})")
+_DIGIT_TOKEN = re.compile(r"(?<![\w.:/+#-])[\w.:/+#-]*?\d[\w.:/+#-]*")
+_MONTH_NEAR_NUMBER = re.compile(rf"\b{_MONTH}\b\.?(?=,?\s+0\b)|(?<=\b0 ){_MONTH}\b")
+_AM_PM = re.compile(r"(?<=\b0) ?[ap]\.?m\b\.?")
+
+# Markdown decoration, removed so that `**Accept**` and `Accept` are one block.
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MD_DECORATION = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)|[*_`~¶]+")
+
+
+def split_into_blocks(content: str | None, min_block_chars: int = 50) -> list[str]:
+    """Blocks of ``content`` separated by blank lines, keeping those of at least ``min_block_chars``."""
+    if not content:
+        return []
+    return [block for block in _BLANK_LINE.split(content)[::2]
+            if len(block.strip()) >= min_block_chars]
+
+
+def hash_block(block: str) -> str:
+    """Whitespace- and case-insensitive identity of a block: SHA-256 truncated to 16 hex characters."""
+    text = _WHITESPACE.sub(" ", block).strip().lower()
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def normalise_block(block: str) -> str:
+    """Block text with markdown decoration dropped and volatile tokens (IDs, dates, counters) replaced."""
+    text = _MD_LINK.sub(r"\1", block.lower())
+    text = _MD_DECORATION.sub(" ", text)
+    if _HAS_DIGIT.search(text):
+        text = _DIGIT_TOKEN.sub("0", _DIGIT_GROUP.sub("", text))
+        text = _MONTH_NEAR_NUMBER.sub("month", _WHITESPACE.sub(" ", text))
+        text = _AM_PM.sub("", text)
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def block_key(block: str, *, normalise: bool = True) -> str:
+    """Hash that decides whether two blocks are the same: of the normalised text, or the exact one."""
+    return hash_block(normalise_block(block) if normalise else block)
+
+
+@dataclass(frozen=True)
+class DomainFingerprint:
+    """Hashes of a domain's boilerplate blocks and the figures they were derived from."""
+
+    hashes: frozenset[str]
+    pages_analyzed: int
+    blocks_total: int
+    blocks_boilerplate: int
+    min_occurrences: int
+    short_hashes: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def all_hashes(self) -> frozenset[str]:
+        """Long boilerplate blocks and the short repeated blocks that go with them."""
+        return self.hashes | self.short_hashes
+
+
+class BlockCounter:
+    """Counts, page by page, on how many pages each block occurs, so that pages can be streamed."""
+
+    def __init__(self, *, min_block_chars: int = 50, normalise: bool = True) -> None:
+        self.min_block_chars = min_block_chars
+        self.normalise = normalise
+        self.pages = 0
+        self.blocks_total = 0
+        self._long: dict[str, int] = {}
+        self._short: dict[str, int] = {}
+
+    def add(self, content: str | None) -> None:
+        """Count the blocks of one page, each block once however often the page repeats it."""
+        self.pages += 1
+        long_keys: set[str] = set()
+        short_keys: set[str] = set()
+        for block in _iter_blocks(content):
+            size = len(block.strip())
+            if size >= self.min_block_chars:
+                self.blocks_total += 1
+                long_keys.add(block_key(block, normalise=self.normalise))
+            elif size >= _MIN_SHORT_BLOCK_CHARS:
+                short_keys.add(block_key(block, normalise=self.normalise))
+        for key in long_keys:
+            self._long[key] = self._long.get(key, 0) + 1
+        for key in short_keys:
+            self._short[key] = self._short.get(key, 0) + 1
+
+    def fingerprint(self, *, threshold_pct: float = 0.7, min_pages: int = 5) -> DomainFingerprint:
+        """Blocks that occur on at least ``max(min_pages, int(pages * threshold_pct))`` pages."""
+        needed = max(min_pages, int(self.pages * threshold_pct))
+        hashes = frozenset(k for k, n in self._long.items() if n >= needed)
+        short = frozenset(k for k, n in self._short.items() if n >= needed)
+        return DomainFingerprint(hashes=hashes, pages_analyzed=self.pages,
+                                 blocks_total=self.blocks_total, blocks_boilerplate=len(hashes),
+                                 min_occurrences=needed, short_hashes=short)
+
+
+def compute_domain_fingerprint(pages: Iterable[str | None], threshold_pct: float = 0.7,
+                               min_pages: int = 5, min_block_chars: int = 50, *,
+                               normalise: bool = True) -> DomainFingerprint:
+    """Fingerprint of the blocks repeated on at least the threshold share of a domain's pages."""
+    counter = BlockCounter(min_block_chars=min_block_chars, normalise=normalise)
+    for content in pages:
+        counter.add(content)
+    return counter.fingerprint(threshold_pct=threshold_pct, min_pages=min_pages)
+
+
+def strip_boilerplate(content: str | None, hashes: Iterable[str] | DomainFingerprint,
+                      min_block_chars: int = 50, *, normalise: bool = True) -> tuple[str, int]:
+    """Content without its boilerplate blocks, and the number of UTF-8 bytes removed.
+
+    ``hashes`` is a set of block hashes or a :class:`DomainFingerprint`; with a fingerprint,
+    short repeated blocks (a banner's title, its buttons) go too when they touch a removed block.
+    """
+    cleaned, removed = _strip(content, hashes, min_block_chars, normalise)
+    original = (content or "").encode("utf-8")
+    return cleaned, len(original) - len(cleaned.encode("utf-8"))
+
+
+def removed_blocks(content: str | None, hashes: Iterable[str] | DomainFingerprint,
+                   min_block_chars: int = 50, *, normalise: bool = True) -> list[str]:
+    """The blocks :func:`strip_boilerplate` removes from ``content`` (to explain or measure it)."""
+    return _strip(content, hashes, min_block_chars, normalise)[1]
+
+
+def _iter_blocks(content: str | None) -> Iterator[str]:
+    """Every block of ``content`` between blank lines, short ones included."""
+    if content:
+        yield from _BLANK_LINE.split(content)[::2]
+
+
+def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_block_chars: int,
+           normalise: bool) -> tuple[str, list[str]]:
+    """Cleaned content and the removed blocks, in order."""
+    if not content:
+        return "", []
+    if isinstance(hashes, DomainFingerprint):
+        long_hashes, short_hashes = hashes.hashes, hashes.short_hashes
+    else:
+        long_hashes, short_hashes = frozenset(hashes), frozenset()
+    if not long_hashes:
+        return content, []
+    parts = _BLANK_LINE.split(content)
+    blocks = parts[::2]
+    # 1 = long boilerplate, 2 = short repeated block (removed only beside a removed block), 0 = keep.
+    kinds: list[int] = []
+    for block in blocks:
+        size = len(block.strip())
+        if size >= min_block_chars:
+            kinds.append(1 if block_key(block, normalise=normalise) in long_hashes else 0)
+        elif short_hashes and size >= _MIN_SHORT_BLOCK_CHARS and \
+                block_key(block, normalise=normalise) in short_hashes:
+            kinds.append(2)
+        elif size == 0:
+            kinds.append(3)  # empty: neutral, joins whatever run it sits in
+        else:
+            kinds.append(0)
+    drop = _runs_to_drop(kinds)
+    if not any(drop):
+        return content, []
+    kept: list[str] = []
+    removed: list[str] = []
+    for index, block in enumerate(blocks):
+        if drop[index]:
+            if block.strip():
+                removed.append(block)
+            continue
+        if kept:
+            kept.append(parts[2 * index - 1])
+        kept.append(block)
+    cleaned = _MANY_NEWLINES.sub("\n\n", "".join(kept))
+    return cleaned, removed
+
+
+def _runs_to_drop(kinds: list[int]) -> list[bool]:
+    """Which blocks go: long boilerplate, and short repeated ones in a run holding a long one."""
+    drop = [kind == 1 for kind in kinds]
+    index = 0
+    while index < len(kinds):
+        if kinds[index] in (1, 2, 3):
+            end = index
+            while end < len(kinds) and kinds[end] in (1, 2, 3):
+                end += 1
+            if any(kinds[i] == 1 for i in range(index, end)):
+                for i in range(index, end):
+                    drop[i] = True
+            index = end
+        else:
+            index += 1
+    return drop
