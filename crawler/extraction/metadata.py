@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from urllib.parse import urljoin, urlsplit
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData
@@ -230,33 +231,161 @@ def normalise_date(value: str | None) -> str | None:
             return date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
         except ValueError:
             return None
-    for fmt in ("%Y/%m/%d", "%d/%m/%Y", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%Y%m%d"):
-        try:
-            return datetime.strptime(value[:40].strip(), fmt).date().isoformat()
-        except ValueError:
-            continue
+    m = _VISIBLE_DATE.search(value[:60])
+    if m:
+        return _to_date(m, day_first=False)
     return None
 
 
-def _htmldate(tree: HtmlElement, url: str, original: bool) -> str | None:
+def _htmldate(tree: HtmlElement, url: str, original: bool, extensive: bool) -> str | None:
     """The date htmldate finds in the tree (``original``: publication rather than last change)."""
     try:
         from htmldate import find_date
-        return find_date(tree, url=url, original_date=original, extensive_search=True,
+        return find_date(tree, url=url, original_date=original, extensive_search=extensive,
                          outputformat="%Y-%m-%d")
     except Exception as exc:  # htmldate raises a variety of errors on odd markup
         logger.debug("htmldate failed on %s: %s", url, exc)
         return None
 
 
-def _choose_dates(tree: HtmlElement, url: str, sd: StructuredData) -> tuple[str | None, str | None, str]:
-    """Published and modified dates: structured data first, then htmldate."""
-    published = normalise_date(sd.date_published)
+_MONTHS = {m: i + 1 for i, names in enumerate([
+    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+    ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+    ("october", "oct"), ("november", "nov"), ("december", "dec")]) for m in names}
+_MONTH_RE = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_VISIBLE_DATE = re.compile(
+    r"\b(?:" + _MONTH_RE + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
+    r"|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<mon2>" + "|".join(sorted(_MONTHS, key=len, reverse=True))
+    + r")\.?,?\s+(?P<y2>(?:19|20)\d\d)"
+    r"|(?P<y3>(?:19|20)\d\d)[-/.](?P<m3>\d{1,2})[-/.](?P<d3>\d{1,2})"
+    r"|(?P<a4>\d{1,2})[/.](?P<b4>\d{1,2})[/.](?P<y4>(?:19|20)\d\d))\b",
+    re.IGNORECASE)
+_MODIFIED_CUE = re.compile(r"(updated|modified|reviewed|revised|last edited|aktualisiert|mis à jour)[^.\n]{0,25}$",
+                           re.IGNORECASE)
+_SKIP_TEXT = frozenset({"script", "style", "noscript", "template", "head", "title", "svg"})
+
+
+def _to_date(m: re.Match, day_first: bool) -> str | None:
+    """ISO date of one visible-date match, or None when it is not a real calendar date."""
+    g = m.groupdict()
+    try:
+        if g["mon"]:
+            y, mo, d = int(g["y1"]), _MONTHS[g["mon"].lower()], int(g["d1"])
+        elif g["mon2"]:
+            y, mo, d = int(g["y2"]), _MONTHS[g["mon2"].lower()], int(g["d2"])
+        elif g["y3"]:
+            y, mo, d = int(g["y3"]), int(g["m3"]), int(g["d3"])
+        else:
+            a, b, y = int(g["a4"]), int(g["b4"]), int(g["y4"])
+            mo, d = (b, a) if (day_first or a > 12) and b <= 12 else (a, b)
+        return date(y, mo, d).isoformat()
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _visible_text_near_title(tree: HtmlElement, before: int = 600, after: int = 2500) -> str:
+    """Reader-visible text around the first ``<h1>`` (bylines and dates live there)."""
+    body = tree.find("body")
+    root = body if body is not None else tree
+    pieces: list[str] = []
+    size = 0
+    h1_at: int | None = None
+    skip_until = None
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if event == "start":
+            if skip_until is not None:
+                continue
+            if tag in _SKIP_TEXT or not isinstance(el.tag, str):
+                skip_until = el
+                continue
+            if tag == "h1" and h1_at is None:
+                h1_at = size
+            if el.text:
+                pieces.append(el.text)
+                size += len(el.text)
+        else:
+            if skip_until is el:
+                skip_until = None
+            elif skip_until is not None:
+                continue
+            if el.tail and el is not root:
+                pieces.append(el.tail)
+                size += len(el.tail)
+        if h1_at is not None and size > h1_at + after:
+            break
+        if h1_at is None and size > 20000:
+            break
+    text = " ".join(pieces)
+    h1_at = None if h1_at is None else h1_at + len(pieces[: _index_at(pieces, h1_at)])
+    if h1_at is None:
+        return text[:after]
+    return text[max(0, h1_at - before): h1_at + after]
+
+
+def _index_at(pieces: list[str], offset: int) -> int:
+    """Number of pieces wholly before character ``offset`` of their plain concatenation."""
+    total = 0
+    for i, piece in enumerate(pieces):
+        if total >= offset:
+            return i
+        total += len(piece)
+    return len(pieces)
+
+
+def visible_dates(tree: HtmlElement, day_first: bool = False) -> list[tuple[str, bool]]:
+    """Dates shown to the reader around the title, in order, each with "labelled as an update"."""
+    text = _WS.sub(" ", _visible_text_near_title(tree))
+    out = []
+    for m in _VISIBLE_DATE.finditer(text):
+        iso = _to_date(m, day_first)
+        if iso:
+            out.append((iso, bool(_MODIFIED_CUE.search(text[max(0, m.start() - 40): m.start()]))))
+    return out
+
+
+_DATE_META_NAMES = re.compile(r"(^|[:._-])(published|publish|pubdate|date|created|issued|release)", re.IGNORECASE)
+
+
+def _meta_date(tree: HtmlElement) -> str | None:
+    """A publication date from any ``<meta>`` whose name says so (``published``, ``*.date``, ...)."""
+    for meta in tree.iter("meta"):
+        name = meta.get("name") or meta.get("property") or meta.get("itemprop") or ""
+        if name and _DATE_META_NAMES.search(name) and "modif" not in name.lower() \
+                and "update" not in name.lower():
+            found = normalise_date(meta.get("content"))
+            if found:
+                return found
+    return None
+
+
+def _choose_dates(tree: HtmlElement, url: str, sd: StructuredData,
+                  language: str | None) -> tuple[str | None, str | None, str]:
+    """Published and modified dates: declared dates and htmldate's, the one shown to the reader winning."""
+    declared = normalise_date(sd.date_published)
     modified = normalise_date(sd.date_modified)
-    source = sd.sources.get("date_published", "") if published else ""
-    if not published:
-        published = _htmldate(tree, url, original=True)
-        source = "htmldate" if published else ""
+    found = _htmldate(tree, url, original=True, extensive=False)
+    day_first = bool(language) and "-" in language and not language.lower().startswith("en-us")
+    shown: list[str] | None = None
+    if declared and found and declared != found:
+        # Two sources disagree: the date the page shows its readers wins, else the declared one.
+        shown = [d for d, _ in visible_dates(tree, day_first)]
+        if found in shown and declared not in shown:
+            published, source = found, "htmldate+shown"
+        else:
+            published, source = declared, sd.sources.get("date_published", "structured")
+    elif declared or found:
+        published = declared or found
+        source = sd.sources.get("date_published", "structured") if declared else "htmldate"
+    else:
+        shown = [d for d, _ in visible_dates(tree, day_first)]
+        meta = _meta_date(tree)
+        if meta:
+            published, source = meta, "meta"
+        elif shown:
+            published, source = shown[0], "shown"
+        else:
+            published, source = None, ""
     if modified and published and modified < published:
         modified = None
     return published, modified, source
@@ -359,8 +488,8 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
                               host.removeprefix("www.").split(".")[0]) if s]
     md.title, md.sources["title"] = _choose_title(tree, sd, site_names)
     md.authors, md.sources["authors"] = _choose_authors(tree, sd)
-    md.published, md.modified, md.sources["published"] = _choose_dates(tree, url, sd)
     md.language = _language(tree, sd)
+    md.published, md.modified, md.sources["published"] = _choose_dates(tree, url, sd, md.language)
     md.canonical_url = _canonical(tree, url, sd)
     md.description = _description(tree, sd)
     md.image = urljoin(url, sd.image) if sd.image else None
