@@ -169,6 +169,9 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
             tiers.validate(whole)
             cands.append(whole)
             chosen, why = whole, "nothing validated; whole body as last resort"
+    if chosen is not None and chosen.tier in (tiers.TIER_DENSITY, tiers.TIER_SEMANTIC,
+                                              tiers.TIER_PATTERN):
+        chosen = tiers.expand(chosen, stats, log)
     _note(log, step="candidates", candidates=[c.describe() for c in cands])
     _note(log, step="choice", chosen=chosen.describe() if chosen else None, why=why)
 
@@ -176,7 +179,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
     if chosen is not None:
         element = chosen.element
         if chosen.tier != tiers.TIER_TRAFILATURA:
-            clean_container(element, detection.rules, rules.cleaning, log)
+            clean_container(element, detection.rules, rules.cleaning, log, stats)
         result.method = chosen.tier
     _render(result, element, url)
     _apply_metadata(result, metadata, detection)

@@ -241,3 +241,38 @@ def choose(cands: list[Candidate], stats: dict[etree._Element, Stats]) -> tuple[
         agreeing.sort(key=lambda item: (-round(item[0], 1), tier_order.get(item[1].tier, 2)))
         return agreeing[0][1], "semantic/pattern candidate agreeing with the density winner"
     return best, "density winner"
+
+
+def expand(cand: Candidate, stats: dict[etree._Element, Stats],
+           trace: list[dict[str, Any]] | None = None) -> Candidate:
+    """Widen a container to the ancestors that add mostly content-like text (sectioned pages)."""
+    cur = cand.element
+    st = stats.get(cur)
+    if st is None:
+        return cand
+    steps = 0
+    while True:
+        parent = cur.getparent()
+        if parent is None or parent.tag in ("body", "html") or parent not in stats:
+            break
+        pst = stats[parent]
+        extra = pst.chars - st.chars
+        extra_good = pst.good - st.good
+        if extra > 0 and not (extra_good >= EXPAND_GOOD_SHARE * extra
+                              and pst.link_density < MAX_LINK_DENSITY):
+            break
+        cur, st = parent, pst
+        steps += 1
+    if steps == 0 or cur is cand.element:
+        return cand
+    wider = Candidate(element=cur, tier=cand.tier, source=f"{cand.source} widened x{steps}",
+                      chars=st.chars, link_density=st.link_density, paragraphs=st.paragraphs,
+                      score=cand.score, rank=cand.rank)
+    validate(wider)
+    if trace is not None:
+        trace.append({"step": "expand", "from": cand.describe(), "to": wider.describe(),
+                      "why": "ancestors add mostly content-like text"})
+    return wider if wider.valid else cand
+
+
+EXPAND_GOOD_SHARE = 0.5

@@ -54,6 +54,8 @@ def strip_non_content(root: etree._Element) -> int:
 
 def _is_inside(el: etree._Element, removed: set[etree._Element]) -> bool:
     """Whether an ancestor of el was already removed."""
+    if not removed:
+        return False
     parent = el.getparent()
     while parent is not None:
         if parent in removed:
@@ -80,15 +82,20 @@ def _nav_like(st: Stats) -> bool:
 
 
 def clean_container(container: etree._Element, rules: list[Rule], cleaning: CleaningRules,
-                    trace: list[dict[str, Any]] | None = None) -> etree._Element:
+                    trace: list[dict[str, Any]] | None = None,
+                    stats: dict[etree._Element, Stats] | None = None) -> etree._Element:
     """Remove boilerplate from the chosen container in place and return it."""
-    stats = compute_stats(container)
+    if stats is None or container not in stats:
+        stats = compute_stats(container)
     total = max(stats[container].chars, 1)
     removed: set[etree._Element] = set()
+    by_name: list[etree._Element] = []
 
-    def drop(el: etree._Element, why: str, guard: bool) -> None:
+    def drop(el: etree._Element, why: str, guard: bool, named: bool = False) -> None:
         if el is container or el in removed or _is_inside(el, removed):
             return
+        if named:
+            by_name.append(el)
         st = stats.get(el)
         if guard and st is not None and st.chars > MAX_SHARE_FOR_GENERIC * total:
             if trace is not None:
@@ -103,12 +110,13 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         for selector in rule.exclude:
             for el in css(selector)(container):
                 drop(el, f"rule {rule.source}: {selector}", guard=False)
-    for selector in cleaning.ad_selectors:
-        for el in css(selector)(container):
-            drop(el, f"ad/consent selector {selector}", guard=True)
-    for selector in cleaning.remove:
-        for el in css(selector)(container):
-            drop(el, f"boilerplate selector {selector}", guard=True)
+    generic = cleaning.ad_selectors + cleaning.remove
+    if generic:
+        for el in css(", ".join(generic))(container):
+            why = "generic selector"
+            if trace is not None:
+                why += " " + next((s for s in generic if el in css(s)(container)), "?")
+            drop(el, why, guard=True)
     pattern, keep = cleaning.boilerplate_pattern, cleaning.keep_pattern
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
@@ -117,13 +125,21 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if pattern is not None and tokens:
             hit = next((t for t in tokens if pattern.search(t)), None)
             if hit and not (keep is not None and any(keep.search(t) for t in tokens)):
-                drop(el, f"boilerplate name {hit!r}", guard=True)
+                drop(el, f"boilerplate name {hit!r}", guard=True, named=True)
                 continue
         st = stats.get(el)
         if st is not None and el.tag in ("ul", "ol", "div", "section", "p", "dl", "table", "span",
                                          "header", "menu") and _nav_like(st):
             drop(el, f"link-dense block ({st.link_density:.0%} link text, {st.links} links)",
                  guard=True)
+    named_chars = sum(stats[el].chars for el in by_name if el in stats)
+    if named_chars > MAX_SHARE_FOR_GENERIC * total:
+        # Names that match this often are the site's vocabulary, not boilerplate markers.
+        removed.difference_update(by_name)
+        if trace is not None:
+            trace.append({"step": "clean", "action": "kept", "count": len(by_name),
+                          "why": f"boilerplate names would remove {named_chars / total:.0%} "
+                                 "of the text; name rule skipped on this page"})
     for el in removed:
         if not _is_inside(el, removed):
             _remove(el)

@@ -238,6 +238,12 @@ def _host(url: str) -> str:
         return ""
 
 
+def _detect_probe(rules: RuleSet) -> CSSSelector | None:
+    """One selector uniting every rule's detection selectors (one tree walk for most pages)."""
+    selectors = sorted({s for rule in rules.frameworks for s in rule.detect_selectors})
+    return css(", ".join(selectors)) if selectors else None
+
+
 def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detection:
     """Find the generator (meta generator first, then markup signatures) and the matching rules."""
     detection = Detection()
@@ -247,7 +253,8 @@ def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detectio
             detection.framework = rule.name
             detection.evidence.append(f"meta generator {generator!r}")
             break
-    if detection.framework is None:
+    probe = _detect_probe(rules)
+    if detection.framework is None and probe is not None and probe(tree):
         for rule in rules.frameworks:
             hits = [s for s in rule.detect_selectors if css(s)(tree)]
             if hits:

@@ -25,6 +25,8 @@ BLOCK_TAGS = frozenset({
 })
 """Elements that start a new line when an element is turned into text."""
 
+GOOD_BLOCK_TAGS = frozenset({"p", "pre", "blockquote", "td", "th", "li", "dd", "dt", "h1", "h2",
+                             "h3", "h4", "h5", "h6", "figcaption", "summary", "address"})
 PARAGRAPH_TAGS = frozenset({"p", "pre", "blockquote", "td", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 
 POSITIVE = re.compile(
@@ -46,6 +48,8 @@ class Stats:
     commas: int = 0
     paragraphs: int = 0
     links: int = 0
+    good: int = 0
+    """Characters in text blocks that read like content (long enough, few links)."""
 
     @property
     def link_density(self) -> float:
@@ -57,7 +61,9 @@ def _text_chars(text: str | None) -> tuple[int, int]:
     """Non-space characters and commas of a text node."""
     if not text:
         return 0, 0
-    return len(text) - sum(1 for ch in text if ch.isspace()), text.count(",") + text.count("，")
+    blanks = text.count(" ") + text.count("\n") + text.count("\t") + text.count("\r") \
+        + text.count("\xa0")
+    return len(text) - blanks, text.count(",")
 
 
 def compute_stats(root: etree._Element) -> dict[etree._Element, Stats]:
@@ -70,6 +76,7 @@ def compute_stats(root: etree._Element) -> dict[etree._Element, Stats]:
         is_link = tag == "a"
         linked = in_link or is_link
         chars, commas = _text_chars(el.text)
+        direct = chars
         st.chars += chars
         st.commas += commas
         if linked:
@@ -83,7 +90,9 @@ def compute_stats(root: etree._Element) -> dict[etree._Element, Stats]:
                 st.commas += cst.commas
                 st.paragraphs += cst.paragraphs
                 st.links += cst.links
+                st.good += cst.good
             chars, commas = _text_chars(child.tail)
+            direct += chars
             st.chars += chars
             st.commas += commas
             if linked:
@@ -92,6 +101,13 @@ def compute_stats(root: etree._Element) -> dict[etree._Element, Stats]:
             st.links += 1
         if tag in PARAGRAPH_TAGS and st.chars >= 40:
             st.paragraphs += 1
+        if linked:
+            st.good = 0
+        elif tag in GOOD_BLOCK_TAGS:
+            if st.chars >= 15 and st.link_chars < 0.5 * st.chars:
+                st.good = max(st.good, st.chars - st.link_chars)
+        elif direct >= 30:
+            st.good += direct
         stats[el] = st
         return st
 
