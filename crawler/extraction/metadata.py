@@ -69,11 +69,62 @@ def split_title(raw: str) -> list[str]:
     return [p for p in parts if p]
 
 
+_CHROME_HINT = re.compile(r"logo|brand|masthead|site-?title|site-?name|navbar|topbar|site-?header", re.I)
+_HEADING_MARKS = re.compile(r"[\s¶#§🔗]+$")
+
+
+def _in_chrome(el: HtmlElement) -> bool:
+    """Whether an element sits in the site's chrome (navigation, footer, logo, page-wide header)."""
+    in_content = False
+    header_seen = False
+    for anc in el.iterancestors():
+        tag = anc.tag if isinstance(anc.tag, str) else ""
+        if tag in ("article", "main") or anc.get("role") == "main":
+            in_content = True
+        elif tag in ("nav", "footer", "aside"):
+            return True
+        elif tag == "header":
+            header_seen = True
+        hint = (anc.get("class") or "") + " " + (anc.get("id") or "")
+        if hint.strip() and _CHROME_HINT.search(hint):
+            return True
+    return header_seen and not in_content
+
+
+_INLINE_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "small", "mark", "abbr", "sup", "sub",
+                          "code", "q", "s", "del", "ins", "time", "font", "label"})
+_NO_TEXT = frozenset({"script", "style", "noscript", "template", "svg", "button"})
+
+
+def element_text(el: HtmlElement) -> str:
+    """Visible text of an element: block children and ``<br>`` separate words, scripts/styles skipped."""
+    parts: list[str] = []
+
+    def walk(node: HtmlElement) -> None:
+        if node.text:
+            parts.append(node.text)
+        for child in node:
+            tag = child.tag if isinstance(child.tag, str) else None
+            if tag is not None and tag not in _NO_TEXT:
+                if tag not in _INLINE_TAGS:
+                    parts.append(" ")
+                walk(child)
+                if tag not in _INLINE_TAGS:
+                    parts.append(" ")
+            if child.tail:
+                parts.append(child.tail)
+
+    walk(el)
+    return _WS.sub(" ", "".join(parts)).strip()
+
+
 def _h1_texts(tree: HtmlElement) -> list[str]:
-    """Texts of the page's ``<h1>`` elements (at most a few)."""
+    """Texts of the page's ``<h1>`` elements outside the site chrome (at most a few)."""
     out = []
     for h1 in tree.iter("h1"):
-        text = _clean(h1.text_content())
+        if _in_chrome(h1):
+            continue
+        text = _clean(_HEADING_MARKS.sub("", element_text(h1)))
         if text and len(text) < 300:
             out.append(text)
         if len(out) >= 4:
@@ -130,30 +181,49 @@ def _find_separator_after(title: str, head: str) -> int | None:
     return len(head) + m.end() if m else None
 
 
+def _site_keys(site_names: list[str], raw_title: str | None) -> set[str]:
+    """Comparison keys (spaces removed) of names the site goes by, including a trailing <title> part."""
+    names = list(site_names)
+    if raw_title:
+        parts = split_title(raw_title)
+        if len(parts) >= 2:
+            names.append(parts[-1])
+    return {_key(n).replace(" ", "") for n in names if n and _key(n)}
+
+
 def _choose_title(tree: HtmlElement, sd: StructuredData, site_names: list[str]) -> tuple[str | None, str]:
-    """The page title and where it came from: h1 agreement first, then structured data, then <title>."""
+    """The page title and its source: the main ``<h1>`` (checked against declared titles), else <title>."""
     title_el = tree.find(".//title")
     raw_title = _clean(title_el.text_content()) if title_el is not None else None
-    h1s = _h1_texts(tree)
     candidates = [(sd.headline, "headline"), (sd.og.get("title"), "og:title"),
                   (sd.twitter.get("title"), "twitter:title"), (raw_title, "title")]
     candidates = [(_clean(c), s) for c, s in candidates if _clean(c)]
-    # An h1 that another source agrees with (equal, or a fragment of <title>) is the page title.
+    site_keys = _site_keys(site_names, raw_title)
+    h1s = [h for h in _h1_texts(tree) if _key(h) and _key(h).replace(" ", "") not in site_keys]
+    fragments = [(f, source) for cand, source in candidates
+                 for f in dict.fromkeys([cand, *split_title(cand)])
+                 if _key(f) and _key(f).replace(" ", "") not in site_keys]
+    # An h1 that a declared title agrees with (equal, a fragment, or its start) is the page title.
     for h1 in h1s:
         hk = _key(h1)
-        if not hk:
-            continue
-        for cand, source in candidates:
-            ck = _key(cand)
-            if ck == hk or hk in {_key(p) for p in split_title(cand)} or (
-                    ck.startswith(hk) and len(hk) > 0.5 * len(ck)):
+        for frag, source in fragments:
+            fk = _key(frag)
+            if fk == hk or (fk.startswith(hk) and len(hk) > 0.4 * len(fk)):
                 return h1, f"h1+{source}"
+    # An h1 wrapping a declared title with extras (a label, a date, a count) yields that title.
+    for h1 in h1s[:1]:
+        hk = _key(h1)
+        best = max((f for f in fragments if _key(f[0]) in hk and len(_key(f[0])) > 0.5 * len(hk)),
+                   key=lambda f: len(f[0]), default=None)
+        if best:
+            return best[0], f"{best[1]}-in-h1"
+    # Otherwise the first content h1 is what readers see as the title.
+    if h1s:
+        return h1s[0], "h1"
     for cand, source in candidates:
         cleaned = _strip_site(cand, site_names)
         if cleaned:
             return cleaned, source
-    if h1s:
-        return h1s[0], "h1"
     return None, ""
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import re
@@ -21,7 +22,7 @@ ARTICLE_TYPES = frozenset({
     "analysisnewsarticle", "opinionnewsarticle", "reportagenewsarticle", "reviewnewsarticle",
     "backgroundnewsarticle", "askpublicnewsarticle", "satiricalarticle", "socialmediaposting",
     "liveblogposting", "discussionforumposting", "medicalscholarlyarticle", "advertisercontentarticle",
-    "apireference", "howto", "recipe", "review", "qapage", "question", "faqpage", "posting",
+    "apireference", "howto", "recipe", "qapage", "posting",
 })
 
 #: Types describing a whole page (a weaker source of title/date than an article node).
@@ -74,7 +75,10 @@ def _clean(value: Any) -> str | None:
     """A whitespace-collapsed string, or None for empty / non-scalar values."""
     if value is None or isinstance(value, (dict, list, bool)):
         return None
-    text = _WS.sub(" ", str(value)).strip()
+    text = str(value)
+    if "&" in text:
+        text = html.unescape(text)
+    text = _WS.sub(" ", text).strip()
     return text or None
 
 
