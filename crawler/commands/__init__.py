@@ -9,4 +9,5 @@ from __future__ import annotations
 #: Modules whose ``register`` is called, in the order they appear in ``--help``.
 COMMAND_MODULES: list[str] = [
     "crawler.commands.demo",
+    "crawler.commands.dedup",
 ]

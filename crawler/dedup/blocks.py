@@ -9,8 +9,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
 from dataclasses import dataclass, field
+
+from crawler.dedup.page_text import page_lines
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +49,16 @@ _AM_PM = re.compile(r"(?<=\b0) ?[ap]\.?m\b\.?")
 
 # Markdown decoration, removed so that `**Accept**` and `Accept` are one block.
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MD_ESCAPE = re.compile(r"\\(?=[^\w\s])")
+_ALNUM = re.compile(r"[^\W_]")
+
+#: Share of a block's letters and digits that may stay uncovered by whole-page boilerplate lines.
+_UNCOVERED_MAX = 0.15
 _MD_DECORATION = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)|[*_`~¶]+")
+
+
+#: A page's HTML, or a function returning it (called only if needed), or None when unknown.
+PageHtml = bytes | str | Callable[[], bytes | str] | None
 
 
 def split_into_blocks(content: str | None, min_block_chars: int = 50) -> list[str]:
@@ -65,7 +77,7 @@ def hash_block(block: str) -> str:
 
 def normalise_block(block: str) -> str:
     """Block text with markdown decoration dropped and volatile tokens (IDs, dates, counters) replaced."""
-    text = _MD_LINK.sub(r"\1", block.lower())
+    text = _MD_LINK.sub(r"\1", _MD_ESCAPE.sub("", block.lower()))
     text = _MD_DECORATION.sub(" ", text)
     if _HAS_DIGIT.search(text):
         text = _DIGIT_TOKEN.sub("0", _DIGIT_GROUP.sub("", text))
@@ -89,6 +101,9 @@ class DomainFingerprint:
     blocks_boilerplate: int
     min_occurrences: int
     short_hashes: frozenset[str] = field(default_factory=frozenset)
+    #: Normalised text lines found on the threshold share of whole pages (not only in content).
+    page_lines: frozenset[str] = field(default_factory=frozenset)
+    page_lines_min_chars: int = 50
 
     @property
     def all_hashes(self) -> frozenset[str]:
@@ -106,6 +121,8 @@ class BlockCounter:
         self.blocks_total = 0
         self._long: dict[str, int] = {}
         self._short: dict[str, int] = {}
+        self._lines: dict[str, int] = {}
+        self._line_texts: dict[str, str] = {}
 
     def add(self, content: str | None) -> None:
         """Count the blocks of one page, each block once however often the page repeats it."""
@@ -124,14 +141,30 @@ class BlockCounter:
         for key in short_keys:
             self._short[key] = self._short.get(key, 0) + 1
 
+    def add_page_lines(self, lines: Iterable[str]) -> None:
+        """Count the text lines of the same page's whole HTML (call once per page, after :meth:`add`)."""
+        keys: dict[str, str] = {}
+        for line in lines:
+            text = normalise_block(line)
+            if len(text) >= _MIN_SHORT_BLOCK_CHARS:
+                keys.setdefault(hash_block(text), text)
+        for key, text in keys.items():
+            count = self._lines.get(key, 0) + 1
+            self._lines[key] = count
+            if count == 2:  # keep the text only of lines seen twice: unique lines are most of a page
+                self._line_texts[key] = text
+
     def fingerprint(self, *, threshold_pct: float = 0.7, min_pages: int = 5) -> DomainFingerprint:
         """Blocks that occur on at least ``max(min_pages, int(pages * threshold_pct))`` pages."""
         needed = max(min_pages, int(self.pages * threshold_pct))
         hashes = frozenset(k for k, n in self._long.items() if n >= needed)
         short = frozenset(k for k, n in self._short.items() if n >= needed)
+        lines = frozenset(self._line_texts[k] for k, n in self._lines.items()
+                          if n >= needed and k in self._line_texts)
         return DomainFingerprint(hashes=hashes, pages_analyzed=self.pages,
                                  blocks_total=self.blocks_total, blocks_boilerplate=len(hashes),
-                                 min_occurrences=needed, short_hashes=short)
+                                 min_occurrences=needed, short_hashes=short, page_lines=lines,
+                                 page_lines_min_chars=self.min_block_chars)
 
 
 def compute_domain_fingerprint(pages: Iterable[str | None], threshold_pct: float = 0.7,
@@ -145,21 +178,25 @@ def compute_domain_fingerprint(pages: Iterable[str | None], threshold_pct: float
 
 
 def strip_boilerplate(content: str | None, hashes: Iterable[str] | DomainFingerprint,
-                      min_block_chars: int = 50, *, normalise: bool = True) -> tuple[str, int]:
+                      min_block_chars: int = 50, *, normalise: bool = True,
+                      page_html: PageHtml = None) -> tuple[str, int]:
     """Content without its boilerplate blocks, and the number of UTF-8 bytes removed.
 
     ``hashes`` is a set of block hashes or a :class:`DomainFingerprint`; with a fingerprint,
-    short repeated blocks (a banner's title, its buttons) go too when they touch a removed block.
+    short repeated blocks (a banner's title, its buttons) go too when they touch a removed block,
+    and blocks made of whole-page boilerplate lines go unless ``page_html`` shows the text twice
+    (once in the template, once in the content, like a tagline quoted on the home page).
     """
-    cleaned, removed = _strip(content, hashes, min_block_chars, normalise)
+    cleaned, removed = _strip(content, hashes, min_block_chars, normalise, page_html)
     original = (content or "").encode("utf-8")
     return cleaned, len(original) - len(cleaned.encode("utf-8"))
 
 
 def removed_blocks(content: str | None, hashes: Iterable[str] | DomainFingerprint,
-                   min_block_chars: int = 50, *, normalise: bool = True) -> list[str]:
+                   min_block_chars: int = 50, *, normalise: bool = True,
+                   page_html: PageHtml = None) -> list[str]:
     """The blocks :func:`strip_boilerplate` removes from ``content`` (to explain or measure it)."""
-    return _strip(content, hashes, min_block_chars, normalise)[1]
+    return _strip(content, hashes, min_block_chars, normalise, page_html)[1]
 
 
 def _iter_blocks(content: str | None) -> Iterator[str]:
@@ -169,15 +206,18 @@ def _iter_blocks(content: str | None) -> Iterator[str]:
 
 
 def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_block_chars: int,
-           normalise: bool) -> tuple[str, list[str]]:
+           normalise: bool, page_html: PageHtml = None) -> tuple[str, list[str]]:
     """Cleaned content and the removed blocks, in order."""
     if not content:
         return "", []
+    page = _PageLines.EMPTY
     if isinstance(hashes, DomainFingerprint):
         long_hashes, short_hashes = hashes.hashes, hashes.short_hashes
+        if hashes.page_lines:
+            page = _PageLines(hashes.page_lines, hashes.page_lines_min_chars, page_html)
     else:
         long_hashes, short_hashes = frozenset(hashes), frozenset()
-    if not long_hashes:
+    if not long_hashes and not page.long:
         return content, []
     parts = _BLANK_LINE.split(content)
     blocks = parts[::2]
@@ -186,9 +226,11 @@ def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_b
     for block in blocks:
         size = len(block.strip())
         if size >= min_block_chars:
-            kinds.append(1 if block_key(block, normalise=normalise) in long_hashes else 0)
-        elif short_hashes and size >= _MIN_SHORT_BLOCK_CHARS and \
-                block_key(block, normalise=normalise) in short_hashes:
+            boiler = block_key(block, normalise=normalise) in long_hashes or page.covers(block)
+            kinds.append(1 if boiler else 0)
+        elif size >= _MIN_SHORT_BLOCK_CHARS and (
+                (short_hashes and block_key(block, normalise=normalise) in short_hashes)
+                or normalise_block(block) in page.all):
             kinds.append(2)
         elif size == 0:
             kinds.append(3)  # empty: neutral, joins whatever run it sits in
@@ -209,6 +251,53 @@ def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_b
         kept.append(block)
     cleaned = _MANY_NEWLINES.sub("\n\n", "".join(kept))
     return cleaned, removed
+
+
+class _PageLines:
+    """Whole-page boilerplate lines, and whether they make up a content block."""
+
+    EMPTY: _PageLines
+
+    def __init__(self, lines: frozenset[str], min_chars: int,
+                 page_html: PageHtml = None) -> None:
+        self.all = lines
+        self.long = sorted((line for line in lines if len(line) >= min_chars), key=len, reverse=True)
+        self.short = sorted((line for line in lines if len(line) < min_chars), key=len, reverse=True)
+        self._page_html = page_html
+        self._page_counts: Counter[str] | None = None
+
+    def _repeated_on_page(self, line: str) -> bool:
+        """True when this page's HTML holds ``line`` more than once (parsed only when asked)."""
+        if self._page_html is None:
+            return False
+        if self._page_counts is None:
+            html = self._page_html() if callable(self._page_html) else self._page_html
+            self._page_counts = Counter(normalise_block(t) for t in page_lines(html))
+        return self._page_counts[line] > 1
+
+    def covers(self, block: str) -> bool:
+        """True when long boilerplate lines (plus short ones) account for nearly all of the block."""
+        if not self.long:
+            return False
+        text = normalise_block(block)
+        if text in self.all:
+            return not self._repeated_on_page(text)
+        rest = text
+        for line in self.long:
+            if line in rest:
+                if self._repeated_on_page(line):
+                    return False
+                rest = rest.replace(line, " ")
+        if rest == text:
+            return False
+        for line in self.short:
+            if line in rest:
+                rest = rest.replace(line, " ")
+        total = len(_ALNUM.findall(text))
+        return total > 0 and len(_ALNUM.findall(rest)) <= _UNCOVERED_MAX * total
+
+
+_PageLines.EMPTY = _PageLines(frozenset(), 50)
 
 
 def _runs_to_drop(kinds: list[int]) -> list[bool]:

@@ -19,12 +19,17 @@ class DedupConfigError(ValueError):
 
 @dataclass(frozen=True)
 class DedupConfig:
-    """How a domain's boilerplate is found: share of pages, page floor, shortest block counted."""
+    """How a domain's boilerplate is found: share of pages, page floor, shortest block counted.
+
+    ``normalise`` compares blocks with IDs, dates and counters replaced; ``whole_page`` also
+    counts the text lines of each stored page's full HTML.
+    """
 
     threshold_pct: float = 0.7
     min_pages: int = 5
     min_block_chars: int = 50
     normalise: bool = True
+    whole_page: bool = True
 
     def __post_init__(self) -> None:
         """Reject values outside the documented ranges, naming the setting and its range."""
@@ -34,7 +39,8 @@ class DedupConfig:
 
     @classmethod
     def from_values(cls, *, threshold_pct: object, min_pages: object, min_block_chars: object,
-                    normalise: object = True, names: dict[str, str] | None = None) -> DedupConfig:
+                    normalise: object = True, whole_page: object = True,
+                    names: dict[str, str] | None = None) -> DedupConfig:
         """Build from loosely typed values (settings, strings), naming the bad one by ``names``."""
         names = names or {}
         return cls(
@@ -45,6 +51,7 @@ class DedupConfig:
                                     names.get("min_block_chars", "min_block_chars"),
                                     MIN_BLOCK_CHARS_RANGE),
             normalise=bool(normalise),
+            whole_page=bool(whole_page),
         )
 
 

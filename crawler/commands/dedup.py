@@ -1,0 +1,155 @@
+"""``dedup``, ``dedup-stats`` and ``export``: re-run the domain boilerplate analysis on a crawl database and read it out.
+
+The JSONL feed written during a crawl cannot hold cleaned content (items leave the pipelines
+before the spider closes and dedup runs), so ``export`` writes pages with ``cleaned_content``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from crawler.dedup.config import DedupConfig, DedupConfigError
+from crawler.dedup.store import CLEANED_COLUMN, SOURCE_COLUMN, dedup_database, stored_stats
+from crawler.items import FEED_FIELDS
+from crawler.storage import PAGES_TABLE, domains, iter_pages, open_database
+
+logger = logging.getLogger(__name__)
+
+#: Columns of each exported line: the feed's fields, then the cleaned content.
+EXPORT_FIELDS = [*FEED_FIELDS, CLEANED_COLUMN]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``dedup``, ``dedup-stats`` and ``export`` sub-commands."""
+    defaults = DedupConfig()
+    dedup = subparsers.add_parser(
+        "dedup", help="find blocks repeated across each domain's pages and write cleaned_content",
+        description="Fingerprint the blocks repeated across each domain's stored pages, store the "
+                    "fingerprint in domain_boilerplate and write pages.cleaned_content.")
+    dedup.add_argument("db", type=Path, metavar="DB", help="crawl database")
+    dedup.add_argument("--domain", action="append", metavar="D",
+                       help="analyse only this domain (repeatable; default: every domain)")
+    dedup.add_argument("--threshold-pct", default=defaults.threshold_pct, metavar="P",
+                       help="share of a domain's pages a block must appear on (0.1-1.0, "
+                            "default %(default)s)")
+    dedup.add_argument("--min-pages", default=defaults.min_pages, metavar="N",
+                       help="fewest pages a block must appear on (2-100, default %(default)s)")
+    dedup.add_argument("--min-block-chars", default=defaults.min_block_chars, metavar="N",
+                       help="shortest block counted (10-500, default %(default)s)")
+    dedup.add_argument("--exact", action="store_true",
+                       help="compare blocks exactly, without replacing IDs, dates and counters")
+    dedup.set_defaults(func=run_dedup)
+
+    stats = subparsers.add_parser("dedup-stats", help="print the stored boilerplate statistics",
+                                  description="Print the statistics stored by the last dedup run "
+                                              "of each domain.")
+    stats.add_argument("db", type=Path, metavar="DB", help="crawl database")
+    stats.set_defaults(func=run_stats)
+
+    export = subparsers.add_parser(
+        "export", help="write pages with their cleaned content as JSONL",
+        description="Write every stored page (feed fields plus cleaned_content) as one JSON line.")
+    export.add_argument("db", type=Path, metavar="DB", help="crawl database")
+    export.add_argument("-o", "--output", required=True, type=Path, metavar="FILE",
+                        help="JSONL file to write ('-' for standard output)")
+    export.add_argument("--domain", metavar="D", help="export only this domain")
+    export.set_defaults(func=run_export)
+
+
+def _require_database(path: Path) -> bool:
+    """True when ``path`` is an existing file; otherwise print why not."""
+    if path.is_file():
+        return True
+    print(f"error: no crawl database at {path}.", file=sys.stderr)
+    return False
+
+
+def run_dedup(args: argparse.Namespace) -> int:
+    """Re-run the analysis and print one line of figures per domain."""
+    try:
+        config = DedupConfig.from_values(
+            threshold_pct=args.threshold_pct, min_pages=args.min_pages,
+            min_block_chars=args.min_block_chars, normalise=not args.exact,
+            names={"threshold_pct": "--threshold-pct", "min_pages": "--min-pages",
+                   "min_block_chars": "--min-block-chars"})
+    except DedupConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not _require_database(args.db):
+        return 1
+    db = open_database(args.db)
+    try:
+        if args.domain:
+            known = set(domains(db))
+            unknown = [d for d in args.domain if d not in known]
+            if unknown:
+                print(f"error: no pages of {', '.join(unknown)} in {args.db}.", file=sys.stderr)
+                return 1
+        results = dedup_database(db, config, only=args.domain)
+    finally:
+        db.conn.close()
+    print(f"{'domain':32s} {'pages':>6s} {'boilerplate':>11s} {'removed':>8s}")
+    for result in results:
+        fp = result.fingerprint
+        print(f"{result.domain:32s} {fp.pages_analyzed:6d} {fp.blocks_boilerplate:11d} "
+              f"{100 * result.removed_share:7.1f}%")
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    """Print the stored statistics, one line per analysed domain."""
+    if not _require_database(args.db):
+        return 1
+    db = open_database(args.db)
+    try:
+        rows = stored_stats(db)
+    finally:
+        db.conn.close()
+    if not rows:
+        print(f"no dedup statistics in {args.db}; run: python -m crawler dedup {args.db}")
+        return 0
+    print(f"{'domain':32s} {'pages':>6s} {'blocks':>7s} {'boilerplate':>11s} {'removed':>8s} "
+          f"{'avg bytes':>9s}  updated")
+    for row in rows:
+        share = row["bytes_removed"] / row["bytes_total"] if row["bytes_total"] else 0.0
+        print(f"{row['domain']:32s} {row['pages_analyzed']:6d} {row['blocks_total']:7d} "
+              f"{row['blocks_boilerplate']:11d} {100 * share:7.1f}% {row['bytes_removed_avg']:9.0f}  "
+              f"{row['updated_at']}")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Stream the pages to JSONL; pages never deduplicated get the extracted markdown as cleaned content."""
+    if not _require_database(args.db):
+        return 1
+    db = open_database(args.db)
+    out = sys.stdout if str(args.output) == "-" else args.output.open("w", encoding="utf-8")
+    count = missing = 0
+    try:
+        for row in iter_pages(db, EXPORT_FIELDS, domain=args.domain):
+            if row.get("quality_reasons"):
+                try:
+                    row["quality_reasons"] = json.loads(row["quality_reasons"])
+                except ValueError:
+                    pass
+            for flag in ("rendered", "quality_flagged"):
+                if row.get(flag) is not None:
+                    row[flag] = bool(row[flag])
+            if row[CLEANED_COLUMN] is None:
+                missing += 1
+                row[CLEANED_COLUMN] = row.get(SOURCE_COLUMN) or ""
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            count += 1
+    finally:
+        db.conn.close()
+        if out is not sys.stdout:
+            out.close()
+    print(f"exported {count} pages from {PAGES_TABLE} to {args.output}", file=sys.stderr)
+    if missing:
+        print(f"{missing} pages had no cleaned content yet (the markdown is exported as is); "
+              f"run: python -m crawler dedup {args.db}", file=sys.stderr)
+    return 0

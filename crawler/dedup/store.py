@@ -1,0 +1,204 @@
+"""The SQLite side of dedup: stream a domain's pages, store its fingerprint, write `cleaned_content`.
+
+Pages are read twice in batches (count, then strip and write), so a domain of any size is
+analysed without holding its content in memory. Only `cleaned_content` and the
+`domain_boilerplate` table are written; the extracted content is never modified.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlite_utils
+
+from crawler.dedup.blocks import BlockCounter, DomainFingerprint, strip_boilerplate
+from crawler.dedup.config import DedupConfig
+from crawler.dedup.page_text import page_lines
+from crawler.storage import PAGES_TABLE, decompress_html, domains, iter_pages
+
+logger = logging.getLogger(__name__)
+
+BOILERPLATE_TABLE = "domain_boilerplate"
+
+#: Column analysed and cleaned: the extracted main content as markdown.
+SOURCE_COLUMN = "content_markdown"
+CLEANED_COLUMN = "cleaned_content"
+
+BOILERPLATE_COLUMNS: dict[str, type] = {
+    "domain": str,
+    "hashes": str,
+    "short_hashes": str,
+    "page_lines": str,
+    "pages_analyzed": int,
+    "blocks_total": int,
+    "blocks_boilerplate": int,
+    "bytes_total": int,
+    "bytes_removed": int,
+    "bytes_removed_avg": float,
+    "pages_changed": int,
+    "threshold_pct": float,
+    "min_pages": int,
+    "min_block_chars": int,
+    "normalise": int,
+    "whole_page": int,
+    "created_at": str,
+    "updated_at": str,
+}
+
+
+@dataclass(frozen=True)
+class DomainResult:
+    """What one domain's dedup run found and changed."""
+
+    domain: str
+    fingerprint: DomainFingerprint
+    bytes_total: int
+    bytes_removed: int
+    pages_changed: int
+    seconds: float
+
+    @property
+    def bytes_removed_avg(self) -> float:
+        """Bytes removed per analysed page."""
+        return self.bytes_removed / self.fingerprint.pages_analyzed if self.fingerprint.pages_analyzed else 0.0
+
+    @property
+    def removed_share(self) -> float:
+        """Share of the domain's content bytes removed as boilerplate."""
+        return self.bytes_removed / self.bytes_total if self.bytes_total else 0.0
+
+
+def ensure_boilerplate_table(db: sqlite_utils.Database) -> None:
+    """Create the `domain_boilerplate` table (one row per domain) if it is missing."""
+    table = db[BOILERPLATE_TABLE]
+    if not table.exists():
+        table.create(BOILERPLATE_COLUMNS, pk="domain")
+        return
+    existing = set(table.columns_dict)
+    for name, col_type in BOILERPLATE_COLUMNS.items():
+        if name not in existing:
+            table.add_column(name, col_type)
+
+
+def dedup_database(db: sqlite_utils.Database, config: DedupConfig,
+                   only: list[str] | None = None, batch_size: int = 500) -> list[DomainResult]:
+    """Run :func:`dedup_domain` for every domain in ``only`` (default: all stored domains)."""
+    return [dedup_domain(db, domain, config, batch_size=batch_size)
+            for domain in (only if only is not None else domains(db))]
+
+
+def dedup_domain(db: sqlite_utils.Database, domain: str, config: DedupConfig,
+                 batch_size: int = 500) -> DomainResult:
+    """Fingerprint all stored pages of ``domain``, write their cleaned content and the fingerprint row."""
+    started = time.perf_counter()
+    ensure_boilerplate_table(db)
+    counter = BlockCounter(min_block_chars=config.min_block_chars, normalise=config.normalise)
+    columns = [SOURCE_COLUMN, "raw_html"] if config.whole_page else [SOURCE_COLUMN]
+    for row in iter_pages(db, columns, domain=domain, batch_size=batch_size):
+        counter.add(row[SOURCE_COLUMN])
+        if config.whole_page:
+            counter.add_page_lines(page_lines(decompress_html(row["raw_html"])))
+    fingerprint = counter.fingerprint(threshold_pct=config.threshold_pct,
+                                      min_pages=config.min_pages)
+    bytes_total = bytes_removed = pages_changed = 0
+    for batch in _iter_batches(db, domain, batch_size):
+        updates: list[tuple[str, str]] = []
+        for url, content, raw in batch:
+            content = content or ""
+            cleaned, removed = strip_boilerplate(
+                content, fingerprint, config.min_block_chars, normalise=config.normalise,
+                page_html=partial(decompress_html, raw) if raw and fingerprint.page_lines else None)
+            bytes_total += len(content.encode("utf-8"))
+            bytes_removed += removed
+            pages_changed += cleaned != content
+            updates.append((cleaned, url))
+        with db.conn:
+            db.conn.executemany(
+                f"UPDATE [{PAGES_TABLE}] SET [{CLEANED_COLUMN}] = ? WHERE url = ?", updates)
+    result = DomainResult(domain=domain, fingerprint=fingerprint, bytes_total=bytes_total,
+                          bytes_removed=bytes_removed, pages_changed=pages_changed,
+                          seconds=time.perf_counter() - started)
+    _store_fingerprint(db, result, config)
+    logger.info("dedup %s: %d pages, %d boilerplate blocks, %.1f%% of bytes removed",
+                domain, fingerprint.pages_analyzed, fingerprint.blocks_boilerplate,
+                100 * result.removed_share)
+    return result
+
+
+def stored_stats(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Stored fingerprint rows (without the hash lists), one per domain, ordered by domain."""
+    if not db[BOILERPLATE_TABLE].exists():
+        return []
+    columns = [c for c in BOILERPLATE_COLUMNS if c not in ("hashes", "short_hashes", "page_lines")]
+    sql = f"SELECT {', '.join(f'[{c}]' for c in columns)} FROM [{BOILERPLATE_TABLE}] ORDER BY domain"
+    return [dict(zip(columns, row)) for row in db.conn.execute(sql)]
+
+
+def load_fingerprint(db: sqlite_utils.Database, domain: str) -> DomainFingerprint | None:
+    """The stored fingerprint of ``domain``, or None when it was never analysed."""
+    if not db[BOILERPLATE_TABLE].exists():
+        return None
+    row = db.conn.execute(
+        f"SELECT hashes, short_hashes, page_lines, pages_analyzed, blocks_total, "
+        f"blocks_boilerplate, threshold_pct, min_pages, min_block_chars "
+        f"FROM [{BOILERPLATE_TABLE}] WHERE domain = ?", [domain]).fetchone()
+    if row is None:
+        return None
+    hashes, short, lines, pages, total, boiler, pct, min_pages, min_chars = row
+    return DomainFingerprint(hashes=frozenset(json.loads(hashes or "[]")),
+                             short_hashes=frozenset(json.loads(short or "[]")),
+                             page_lines=frozenset(json.loads(lines or "[]")),
+                             page_lines_min_chars=min_chars,
+                             pages_analyzed=pages, blocks_total=total, blocks_boilerplate=boiler,
+                             min_occurrences=max(min_pages, int(pages * pct)))
+
+
+def _iter_batches(db: sqlite_utils.Database, domain: str,
+                  batch_size: int) -> Iterator[list[tuple[str, str | None, bytes | None]]]:
+    """(url, content, raw_html) of ``domain`` in URL order, a batch at a time, no cursor left open between batches."""
+    last = ""
+    while True:
+        batch = db.conn.execute(
+            f"SELECT url, [{SOURCE_COLUMN}], raw_html FROM [{PAGES_TABLE}] WHERE domain = ? "
+            f"AND url > ? ORDER BY url LIMIT ?", [domain, last, batch_size]).fetchall()
+        if not batch:
+            return
+        yield batch
+        last = batch[-1][0]
+
+
+def _store_fingerprint(db: sqlite_utils.Database, result: DomainResult, config: DedupConfig) -> None:
+    """Upsert the domain's fingerprint row, keeping its first `created_at`."""
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    previous = db.conn.execute(
+        f"SELECT created_at FROM [{BOILERPLATE_TABLE}] WHERE domain = ?", [result.domain]).fetchone()
+    fp = result.fingerprint
+    row = {
+        "domain": result.domain,
+        "hashes": json.dumps(sorted(fp.hashes)),
+        "short_hashes": json.dumps(sorted(fp.short_hashes)),
+        "page_lines": json.dumps(sorted(fp.page_lines), ensure_ascii=False),
+        "pages_analyzed": fp.pages_analyzed,
+        "blocks_total": fp.blocks_total,
+        "blocks_boilerplate": fp.blocks_boilerplate,
+        "bytes_total": result.bytes_total,
+        "bytes_removed": result.bytes_removed,
+        "bytes_removed_avg": round(result.bytes_removed_avg, 1),
+        "pages_changed": result.pages_changed,
+        "threshold_pct": config.threshold_pct,
+        "min_pages": config.min_pages,
+        "min_block_chars": config.min_block_chars,
+        "normalise": int(config.normalise),
+        "whole_page": int(config.whole_page),
+        "created_at": previous[0] if previous and previous[0] else now,
+        "updated_at": now,
+    }
+    with db.conn:
+        db[BOILERPLATE_TABLE].upsert(row, pk="domain")
