@@ -41,7 +41,34 @@ REQUEST_FINGERPRINTER_CLASS = "crawler.fingerprint.CanonicalRequestFingerprinter
 EXTENSIONS = {
     "crawler.extensions.content_type.ContentTypeFilter": 100,
     "crawler.extensions.summary.CrawlSummary": 900,
+    "crawler.extensions.resume.ResumeGuard": 0,
 }
+
+# Hostile-web guards (README, "Hostile input"): internal addresses refused, retries with
+# backoff and Retry-After, broken/empty/binary bodies counted, charsets checked, spider traps.
+DOWNLOADER_MIDDLEWARES = {
+    "crawler.middlewares.internal_addresses.InternalAddressMiddleware": 40,
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "crawler.middlewares.retry.BackoffRetryMiddleware": 550,
+    "crawler.middlewares.charset.CharsetMiddleware": 560,
+    "crawler.middlewares.body_checks.BodyCheckMiddleware": 570,
+    "crawler.middlewares.content_coding.ContentCodingCheckMiddleware": 595,
+    "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
+    "crawler.middlewares.redirects.LoopAwareRedirectMiddleware": 600,
+}
+SPIDER_MIDDLEWARES = {
+    "crawler.middlewares.traps.TrapMiddleware": 750,
+}
+# True lets links and redirects reach loopback/private/link-local/metadata addresses.
+ALLOW_INTERNAL_ADDRESSES = False
+RETRY_BACKOFF_BASE = 1.0
+RETRY_BACKOFF_MAX = 60.0
+RETRY_AFTER_MAX = 120.0
+TRAP_MAX_SEGMENT_REPEATS = 3
+TRAP_MAX_PATTERN_DEPTH = 30
+TRAP_MAX_PER_PATTERN = 2000
+# Seconds one page's extraction may take before the page is stored without content.
+EXTRACTION_TIMEOUT = 30.0
 
 # Distributed crawl: with -s REDIS_URL=redis://HOST:PORT/DB, workers share one scrapy-redis
 # frontier (scheduler queue + dupefilter); without REDIS_URL the add-on does nothing.

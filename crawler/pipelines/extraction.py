@@ -10,6 +10,7 @@ from scrapy.crawler import Crawler
 
 from crawler.extraction import Extraction, extract
 from crawler.items import PageItem
+from crawler.timebound import BoundedRunner, TimeLimitExceeded
 
 logger = logging.getLogger(__name__)
 
@@ -22,22 +23,34 @@ _SHARED_FIELDS = tuple(f.name for f in fields(Extraction)
 class ExtractionPipeline:
     """Extract main content and metadata; a failing page is kept, counted and logged."""
 
-    def __init__(self, crawler: Crawler) -> None:
+    def __init__(self, crawler: Crawler, timeout: float = 0.0, workers: int = 2) -> None:
         self.stats = crawler.stats
+        self.timeout = timeout
+        self.runner = BoundedRunner(timeout, workers, name="extraction")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
-        """Scrapy's factory hook."""
-        return cls(crawler)
+        """Scrapy's factory hook; EXTRACTION_TIMEOUT bounds each page (seconds, 0 = none)."""
+        return cls(crawler, crawler.settings.getfloat("EXTRACTION_TIMEOUT", 30.0),
+                   crawler.settings.getint("EXTRACTION_WORKERS", 2))
 
-    def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
+    def close_spider(self, spider: Spider | None = None) -> None:
+        """Release the extraction workers."""
+        self.runner.close()
+
+    async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         """Fill the item's content and metadata fields from its raw HTML."""
         try:
             html = item.raw_html.decode(item.encoding or "utf-8", errors="replace")
         except LookupError:
             html = item.raw_html.decode("utf-8", errors="replace")
         try:
-            result = extract(html, item.url)
+            result = await self.runner.run(extract, html, item.url)
+        except TimeLimitExceeded:
+            self.stats.inc_value("extraction/timeout")
+            logger.warning("Extraction of %s took longer than EXTRACTION_TIMEOUT (%g s); the page "
+                           "is stored without content", item.url, self.timeout)
+            return item
         except Exception:
             self.stats.inc_value("errors/extraction")
             logger.exception("Extraction failed for %s; the page is stored without content",

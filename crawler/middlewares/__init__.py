@@ -1,0 +1,1 @@
+"""Downloader and spider middlewares that keep a crawl safe on hostile sites (one per module)."""

@@ -1,0 +1,109 @@
+"""Refuse 2xx responses whose body cannot be a page: empty bodies and binary files served as HTML.
+
+A PDF, image or archive sent with ``Content-Type: text/html`` passes any header check; its
+first bytes give it away (magic numbers, or a large share of control bytes). Such responses and
+empty 200s are dropped before extraction, each with a stat (``response/empty``,
+``response/binary_as_html`` and ``response/binary_as_html/<kind>``) and a WARNING line.
+A few stray NUL bytes in real HTML do not make it binary.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from scrapy import Request, Spider
+from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import Response
+
+logger = logging.getLogger(__name__)
+
+#: Leading bytes of common binary formats.
+MAGIC_NUMBERS: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "pdf"),
+    (b"\x89PNG\r\n\x1a\n", "png"),
+    (b"GIF87a", "gif"), (b"GIF89a", "gif"),
+    (b"\xff\xd8\xff", "jpeg"),
+    (b"PK\x03\x04", "zip"), (b"PK\x05\x06", "zip"),
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bzip2"),
+    (b"7z\xbc\xaf\x27\x1c", "7z"),
+    (b"Rar!\x1a\x07", "rar"),
+    (b"\x7fELF", "elf"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "ole"),
+    (b"OggS", "ogg"), (b"ID3", "mp3"), (b"fLaC", "flac"),
+    (b"wOFF", "woff"), (b"wOF2", "woff2"),
+    (b"\x00\x00\x01\x00", "ico"),
+)
+#: Bytes that never occur in text (everything below 0x20 except tab, LF, FF, CR, ESC).
+CONTROL_BYTES = frozenset(range(0x20)) - {0x09, 0x0A, 0x0C, 0x0D, 0x1B}
+
+
+def binary_kind(body: bytes, *, sample: int = 4096, max_control_share: float = 0.1) -> str | None:
+    """The binary format a body looks like (``pdf``, ``png``, ..., ``binary``), None for text."""
+    head = body[:sample]
+    for magic, kind in MAGIC_NUMBERS:
+        if head.startswith(magic):
+            return kind
+    if head[4:8] in (b"ftyp",):
+        return "mp4"
+    if head.startswith(b"RIFF") and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
+        return head[8:12].decode().strip().lower()
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None  # UTF-16 BOM: text with many NUL bytes
+    if not head:
+        return None
+    control = sum(1 for byte in head if byte in CONTROL_BYTES)
+    return "binary" if control / len(head) > max_control_share else None
+
+
+@dataclass(frozen=True)
+class BodyCheckConfig:
+    """Settings of the body checks, read once."""
+
+    drop_empty: bool
+    drop_binary: bool
+
+    @classmethod
+    def from_settings(cls, settings) -> BodyCheckConfig:  # noqa: ANN001 - Scrapy Settings
+        """Read BODY_CHECK_EMPTY and BODY_CHECK_BINARY."""
+        return cls(drop_empty=settings.getbool("BODY_CHECK_EMPTY", True),
+                   drop_binary=settings.getbool("BODY_CHECK_BINARY", True))
+
+
+class BodyCheckMiddleware:
+    """Downloader middleware: drops (and counts) empty and binary 2xx bodies before extraction."""
+
+    def __init__(self, crawler: Crawler, config: BodyCheckConfig) -> None:
+        self.stats = crawler.stats
+        self.config = config
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BodyCheckMiddleware:
+        """Build; NotConfigured when both checks are off."""
+        config = BodyCheckConfig.from_settings(crawler.settings)
+        if not (config.drop_empty or config.drop_binary):
+            raise NotConfigured("BODY_CHECK_EMPTY and BODY_CHECK_BINARY are off")
+        return cls(crawler, config)
+
+    def process_response(self, request: Request, response: Response,
+                         spider: Spider | None = None) -> Response:
+        """Pass the response on, or raise IgnoreRequest for an empty or binary body."""
+        if not 200 <= response.status < 300 or request.method == "HEAD":
+            return response
+        if self.config.drop_empty and not response.body.strip():
+            self.stats.inc_value("response/empty")
+            logger.warning("Empty body: %s (HTTP %d, %d bytes); nothing to extract",
+                           response.url, response.status, len(response.body))
+            raise IgnoreRequest("empty body")
+        if self.config.drop_binary:
+            kind = binary_kind(response.body)
+            if kind is not None:
+                declared = response.headers.get("Content-Type", b"").decode("latin-1")
+                self.stats.inc_value("response/binary_as_html")
+                self.stats.inc_value(f"response/binary_as_html/{kind}")
+                logger.warning("Binary body (%s) served as %r: %s; not extracted",
+                               kind, declared or "no content type", response.url)
+                raise IgnoreRequest(f"binary body ({kind})")
+        return response

@@ -1,0 +1,52 @@
+"""Redirects with loops and over-long chains named and counted.
+
+Scrapy's RedirectMiddleware stops a chain after REDIRECT_MAX_TIMES with a DEBUG line, and a
+loop (``a`` -> ``b`` -> ``a``) either runs to that limit or vanishes in the dupefilter. Here a
+redirect back to a URL already in the chain ends it at once (``redirect/loop``) and an over-long
+chain is counted (``redirect/max_reached``), each with a WARNING line; a redirect to another
+host is counted (``redirect/other_host``) and logged before the scope filters decide on it.
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlsplit
+
+from scrapy import Request, Spider
+from scrapy.downloadermiddlewares.redirect import RedirectMiddleware
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import Response
+
+from crawler.urls import canonicalize_url
+
+logger = logging.getLogger(__name__)
+
+
+class LoopAwareRedirectMiddleware(RedirectMiddleware):
+    """RedirectMiddleware that stops (and counts) redirect loops and chains over the limit."""
+
+    def process_response(self, request: Request, response: Response,
+                         spider: Spider | None = None) -> Request | Response:
+        """Follow the redirect as Scrapy does, unless it loops or the chain is too long."""
+        try:
+            result = super().process_response(request, response)
+        except IgnoreRequest as exc:
+            if "max redirections" in str(exc):
+                self.crawler.stats.inc_value("redirect/max_reached")
+                first = (request.meta.get("redirect_urls") or [request.url])[0]
+                logger.warning("Redirect chain too long: %s redirected %d times (REDIRECT_MAX_TIMES "
+                               "%d); gave up at %s", first, request.meta.get("redirect_times", 0),
+                               self.max_redirect_times, request.url)
+            raise
+        if isinstance(result, Request) and result is not request:
+            chain = result.meta.get("redirect_urls") or []
+            target = canonicalize_url(result.url)
+            if any(canonicalize_url(url) == target for url in chain):
+                self.crawler.stats.inc_value("redirect/loop")
+                logger.warning("Redirect loop: %s -> %s; not followed", " -> ".join(chain), result.url)
+                raise IgnoreRequest("redirect loop")
+            if urlsplit(result.url).hostname != urlsplit(request.url).hostname:
+                self.crawler.stats.inc_value("redirect/other_host")
+                logger.info("Redirect to another host: %s -> %s (followed only if that host is "
+                            "in the crawl's scope)", request.url, result.url)
+        return result

@@ -1,0 +1,47 @@
+"""Run CPU-bound page work (extraction) off the reactor thread, with a time limit per call.
+
+The reactor keeps downloading while a page is extracted, and a page whose extraction exceeds
+the limit is given up (the caller stores it without content) instead of stalling the crawl.
+A Python thread cannot be stopped: an over-long call finishes in the background on one of
+the runner's own workers (never Twisted's pool, which DNS resolution needs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class TimeLimitExceeded(Exception):
+    """The call did not finish within its time limit."""
+
+
+class BoundedRunner:
+    """A small worker pool whose calls are awaited with a time limit (0 = no limit)."""
+
+    def __init__(self, timeout: float, workers: int = 2, name: str = "bounded") -> None:
+        if timeout < 0:
+            raise ValueError("the time limit must be 0 (none) or positive")
+        self.timeout = timeout
+        self._executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix=name)
+
+    async def run(self, func: Callable[..., T], *args: object) -> T:
+        """Result of ``func(*args)`` computed in a worker; TimeLimitExceeded past the limit."""
+        future = asyncio.wrap_future(self._executor.submit(func, *args))
+        if not self.timeout:
+            return await future
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), self.timeout)
+        except asyncio.TimeoutError:
+            raise TimeLimitExceeded(f"no result after {self.timeout:g} s") from None
+
+    def close(self) -> None:
+        """Stop accepting work; calls still running finish in the background."""
+        self._executor.shutdown(wait=False, cancel_futures=True)

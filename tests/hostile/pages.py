@@ -1,0 +1,178 @@
+"""Bodies the hostile server serves: articles, charset samples, malformed HTML, binary files, XSS pages."""
+
+from __future__ import annotations
+
+import html
+import io
+import struct
+import zipfile
+import zlib
+from pathlib import Path
+
+#: Text of every control article: enough prose that an extractor keeps it as main content.
+FILLER = (
+    "The harbour committee met on Tuesday evening to review the plans for the new ferry "
+    "terminal, and after a long discussion about timetables, budgets and the state of the old "
+    "pier, the members agreed to publish a full report before the end of the month. "
+)
+
+#: Sample sentences per charset: every one holds characters its legacy encoding has and ASCII lacks.
+CHARSET_TEXTS: dict[str, str] = {
+    "cp1252": (
+        "Le café “Au Bon Coin” propose une crème brûlée à 5 € — naïve mais délicieuse. "
+        "Les habitués y lisent le journal du matin, discutent de la météo et commandent "
+        "un deuxième café avant de partir travailler. Le patron, très âgé, connaît "
+        "chacun par son prénom et garde toujours une table près de la fenêtre."
+    ),
+    "shift_jis": (
+        "東京都の天気は晴れです。今日は日本語のテキストを表示するための試験ページです。"
+        "朝から多くの人が駅の前に集まり、新しい図書館の開館を祝いました。"
+        "館長は地域の子供たちのために本を選び、午後には読み聞かせの会が開かれました。"
+    ),
+    "gbk": (
+        "今天北京的天气很好，这是一个用于测试简体中文网页编码的页面。"
+        "新的图书馆在市中心开放，很多市民带着孩子前来参观，工作人员介绍了借书的规则。"
+        "下午还举办了一场关于城市历史的讲座，听众们提出了许多有趣的问题。"
+    ),
+    "iso-8859-15": (
+        "L'œuvre coûte 20 € et Œdipe lit Šibenik à Žilina ; Ÿvette préfère la bière. "
+        "Le musée municipal expose cette œuvre depuis le printemps, et les visiteurs "
+        "viennent de loin pour voir les tableaux restaurés par l'équipe du conservateur."
+    ),
+}
+
+#: Characters a correct decoding must keep, per charset (a wrong decoding loses at least one).
+CHARSET_MARKERS: dict[str, list[str]] = {
+    "cp1252": ["café", "“Au Bon Coin”", "5 €", "naïve"],
+    "shift_jis": ["東京都の天気は晴れです", "図書館"],
+    "gbk": ["今天北京的天气很好", "图书馆"],
+    "iso-8859-15": ["20 €", "Œdipe", "Šibenik", "Žilina", "Ÿvette"],
+}
+
+#: Ways a page can declare (or fail to declare) its charset.
+CHARSET_MODES = ("meta", "header", "none", "wrong")
+
+
+def article(title: str, paragraphs: list[str], *, head: str = "", links: list[str] = ()) -> str:
+    """A small, well-formed article page with optional extra <head> markup and links."""
+    body = "\n".join(f"<p>{p}</p>" for p in paragraphs)
+    nav = "".join(f'<li><a href="{html.escape(u, quote=True)}">{html.escape(u)}</a></li>'
+                  for u in links)
+    return (
+        "<!DOCTYPE html>\n<html><head>" + head + f"<title>{html.escape(title)}</title></head>"
+        f"<body><nav><ul>{nav}</ul></nav><main><article><h1>{html.escape(title)}</h1>\n"
+        f"{body}\n</article></main><footer>Hostile test site</footer></body></html>"
+    )
+
+
+def control_page(name: str, links: list[str] = ()) -> str:
+    """An ordinary page whose storage proves the crawl went on around the hostile cases."""
+    return article(f"Control page {name}",
+                   [f"Control page {name}. " + FILLER, FILLER * 2, FILLER], links=links)
+
+
+def charset_page(charset: str, mode: str) -> tuple[bytes, str]:
+    """Body bytes and Content-Type header of a charset sample in one declaration mode."""
+    text = CHARSET_TEXTS[charset]
+    meta = f'<meta charset="{charset}">' if mode == "meta" else ""
+    if mode == "wrong":
+        # The most common real-world mistake: a template says UTF-8, the content is legacy bytes.
+        meta = '<meta charset="utf-8">'
+    # The title names neither the charset nor the mode: a detector must not read the answer.
+    page = article("Encoding sample", [text, text], head=meta)
+    body = page.encode(charset)
+    content_type = f"text/html; charset={charset}" if mode == "header" else "text/html"
+    return body, content_type
+
+
+def utf8_declared_latin1_page() -> tuple[bytes, str]:
+    """UTF-8 bytes whose header wrongly says ISO-8859-1 (the other common mistake)."""
+    text = CHARSET_TEXTS["cp1252"]
+    body = article("Encoding sample", [text, text]).encode("utf-8")
+    return body, "text/html; charset=iso-8859-1"
+
+
+def unclosed_tags_page() -> str:
+    """Hundreds of unclosed block and inline tags around real paragraphs."""
+    parts = ["<html><head><title>Unclosed tags<body><div><article><h1>Unclosed tags"]
+    for i in range(300):
+        parts.append(f"<div class=c{i}><p><b><i><span>Unclosed paragraph {i}. {FILLER}")
+    return "".join(parts)
+
+
+def nested_tables_page(depth: int = 500) -> str:
+    """Tables nested ``depth`` deep with the only text in the innermost cell."""
+    return ("<html><head><title>Nested tables</title></head><body>"
+            + "<table><tr><td>" * depth
+            + "<p>Innermost cell. " + FILLER + "</p>"
+            + "</td></tr></table>" * depth + "</body></html>")
+
+
+def long_line_page(size: int = 5 * 1024 * 1024) -> bytes:
+    """A page of about ``size`` bytes with no line break at all."""
+    head = b"<html><head><title>Long line</title></head><body><article><h1>Long line</h1><p>"
+    tail = b"</p></article></body></html>"
+    unit = FILLER.encode()
+    count = (size - len(head) - len(tail)) // len(unit)
+    return head + unit * count + tail
+
+
+def null_bytes_page() -> bytes:
+    """An article with NUL bytes inside tags, attributes and text."""
+    page = article("Null bytes", [f"Null\x00 bytes paragraph {i}. " + FILLER for i in range(5)])
+    return page.replace("<p>", "<p\x00>", 2).replace("<h1>", "<h1 class=\"a\x00b\">").encode()
+
+
+def pdf_bytes() -> bytes:
+    """A minimal one-page PDF."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>"]
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, obj in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + obj + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    for offset in offsets:
+        out.write(b"%010d 00000 n \n" % offset)
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n"
+              % (len(objects) + 1, xref))
+    return out.getvalue()
+
+
+def png_bytes(width: int = 64, height: int = 64) -> bytes:
+    """A valid grey PNG image."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    raw = b"".join(b"\x00" + bytes((x * 4) % 256 for x in range(width)) for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def zip_bytes() -> bytes:
+    """A zip archive holding one HTML file (so its text mentions <html>)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("index.html", control_page("inside a zip"))
+        archive.writestr("data.bin", bytes(range(256)) * 64)
+    return out.getvalue()
+
+
+def xss_payloads() -> list[str]:
+    """The XSS payload corpus, one payload a line (blank lines and # comments skipped)."""
+    path = Path(__file__).with_name("xss_payloads.txt")
+    return [line for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def xss_page(index: int, payloads: list[str]) -> str:
+    """An article whose paragraphs carry XSS payloads between ordinary sentences."""
+    paragraphs = []
+    for n, payload in enumerate(payloads):
+        paragraphs.append(f"Paragraph {n} of XSS page {index}. {FILLER} {payload} {FILLER}")
+    return article(f"XSS page {index}", paragraphs)

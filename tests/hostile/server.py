@@ -1,0 +1,407 @@
+"""A threaded HTTP server on 127.0.0.1 that serves every hostile case the crawler must survive.
+
+Run it by hand with ``python -m tests.hostile.server [PORT]``; tests start it in-process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import logging
+import os
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable
+from urllib.parse import parse_qs, urlsplit
+
+from tests.hostile import pages
+
+logger = logging.getLogger(__name__)
+
+#: Size of the huge bodies: streamed in chunks, never held in memory.
+HUGE_BODY_SIZE = 50 * 1024 * 1024
+CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One request the server received."""
+
+    path: str
+    host: str
+    at: float
+
+
+class HostileServer(ThreadingHTTPServer):
+    """Threaded server whose handler dispatches on path; keeps a log of every request it received."""
+
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+
+    def __init__(self, port: int = 0, *, site_pages: int = 60, site_delay: float = 0.0) -> None:
+        super().__init__(("127.0.0.1", port), HostileHandler)
+        self.site_pages = site_pages
+        self.site_delay = site_delay
+        self.stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._hits: list[Hit] = []
+        self._counts: Counter[str] = Counter()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        """The port the server listens on."""
+        return self.server_address[1]
+
+    @property
+    def base(self) -> str:
+        """Base URL of the server by IP address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def record(self, path: str, host: str) -> int:
+        """Log one request; return how many times this path (with query) was requested so far."""
+        with self._lock:
+            self._hits.append(Hit(path, host, time.monotonic()))
+            self._counts[path] += 1
+            return self._counts[path]
+
+    def hits(self, prefix: str = "") -> list[Hit]:
+        """Requests received so far whose path starts with ``prefix``."""
+        with self._lock:
+            return [h for h in self._hits if h.path.startswith(prefix)]
+
+    def start(self) -> HostileServer:
+        """Serve in a daemon thread."""
+        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.1},
+                                        name="hostile-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving; release handlers that hang on purpose."""
+        self.stopping.set()
+        self.shutdown()
+        self.server_close()
+
+    def handle_error(self, request, client_address) -> None:  # noqa: ANN001 - socketserver API
+        """Clients hanging up mid-body are expected here; log them quietly."""
+        logger.debug("client %s went away", client_address)
+
+
+class HostileHandler(BaseHTTPRequestHandler):
+    """Dispatches a GET on its path prefix to the case that serves it."""
+
+    server: HostileServer
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
+        """Keep test output quiet; the server records hits itself."""
+        logger.debug(format, *args)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def send(self, status: int, body: bytes | str = b"", content_type: str = "text/html; charset=utf-8",
+             headers: dict[str, str] | None = None) -> None:
+        """Send a complete response with a Content-Length."""
+        if isinstance(body, str):
+            body = body.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def redirect(self, location: str, status: int = 302) -> None:
+        """Send a redirect to ``location``."""
+        self.send(status, b"", headers={"Location": location})
+
+    @property
+    def host_name(self) -> str:
+        """Host header without port."""
+        return (self.headers.get("Host") or "").rsplit(":", 1)[0]
+
+    # -- dispatch --------------------------------------------------------------------------
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+        """Record the hit and dispatch on the longest matching route."""
+        count = self.server.record(self.path, self.headers.get("Host") or "")
+        split = urlsplit(self.path)
+        for prefix, handler in ROUTES:
+            if split.path == prefix or (prefix.endswith("/") and prefix != "/"
+                                        and split.path.startswith(prefix)):
+                try:
+                    handler(self, split.path[len(prefix):], parse_qs(split.query), count)
+                except (BrokenPipeError, ConnectionResetError):
+                    logger.debug("client hung up on %s", self.path)
+                return
+        self.send(404, pages.article("Not found", ["No such page on the hostile server."]))
+
+    # -- cases -----------------------------------------------------------------------------
+
+    def index(self, rest: str, query: dict, count: int) -> None:
+        """Entry page linking every case and the control pages."""
+        self.send(200, pages.control_page("index", links=INDEX_LINKS))
+
+    def robots(self, rest: str, query: dict, count: int) -> None:
+        """Allow everything."""
+        self.send(200, "User-agent: *\nAllow: /\n", "text/plain")
+
+    def ok(self, rest: str, query: dict, count: int) -> None:
+        """Control pages."""
+        self.send(200, pages.control_page(rest or "root"))
+
+    def redirect_loop(self, rest: str, query: dict, count: int) -> None:
+        """``a`` -> ``b`` -> ``a``; ``self`` -> ``self``."""
+        target = {"a": "b", "b": "a", "self": "self"}.get(rest, "a")
+        self.redirect(f"/redirect/loop/{target}")
+
+    def redirect_chain(self, rest: str, query: dict, count: int) -> None:
+        """``/redirect/chain/N`` redirects N times before a page."""
+        n = int(rest or 0)
+        if n > 0:
+            self.redirect(f"/redirect/chain/{n - 1}")
+        else:
+            self.send(200, pages.control_page("end of redirect chain"))
+
+    def redirect_offhost(self, rest: str, query: dict, count: int) -> None:
+        """Redirect to the same server under another host name."""
+        self.redirect(f"http://localhost:{self.server.port}/ok/offhost")
+
+    def calendar(self, rest: str, query: dict, count: int) -> None:
+        """``/cal/YYYY/MM`` links the previous and next month, forever."""
+        try:
+            year, month = (int(p) for p in rest.strip("/").split("/")[:2])
+        except ValueError:
+            year, month = 2026, 11
+        prev_y, prev_m = (year, month - 1) if month > 1 else (year - 1, 12)
+        next_y, next_m = (year, month + 1) if month < 12 else (year + 1, 1)
+        links = [f"/cal/{prev_y}/{prev_m:02d}", f"/cal/{next_y}/{next_m:02d}"]
+        self.send(200, pages.article(f"Calendar {year}-{month:02d}",
+                                     [f"Events of {year}-{month:02d}. " + pages.FILLER], links=links))
+
+    def pagination(self, rest: str, query: dict, count: int) -> None:
+        """``/list?page=N`` links page N+1, forever."""
+        page = int((query.get("page") or ["1"])[0])
+        self.send(200, pages.article(f"List page {page}", [f"Items of page {page}. " + pages.FILLER],
+                                     links=[f"/list?page={page + 1}"]))
+
+    def repeated(self, rest: str, query: dict, count: int) -> None:
+        """A relative link ``a/`` that makes ``/rep/a/a/a/...`` forever."""
+        self.send(200, pages.article(f"Repeated {rest}", [f"Depth {rest.count('a/')}. " + pages.FILLER],
+                                     links=["a/"]))
+
+    def grow(self, rest: str, query: dict, count: int) -> None:
+        """Each page links a URL 200 characters longer than its own."""
+        self.send(200, pages.article("Growing URL", [pages.FILLER],
+                                     links=[f"/grow/{rest}{'x' * 200}"]))
+
+    def session(self, rest: str, query: dict, count: int) -> None:
+        """Every render links the same two items under fresh session ids."""
+        sid = os.urandom(8).hex()
+        links = [f"/session/item?PHPSESSID={sid}&id=1", f"/session/item;jsessionid={sid}?id=2",
+                 f"/session/item?id=3&sid={sid}"]
+        item = (query.get("id") or [""])[0]
+        title = f"Session item {item}" if rest.startswith("item") else "Session start"
+        self.send(200, pages.article(title, [f"{title}. " + pages.FILLER], links=links))
+
+    def status(self, rest: str, query: dict, count: int) -> None:
+        """Error statuses; some recover after a number of hits."""
+        if rest in ("404", "410", "500"):
+            self.send(int(rest), pages.article(f"Status {rest}", [pages.FILLER]))
+        elif rest == "429-retry-after":
+            if count == 1:
+                self.send(429, "slow down", headers={"Retry-After": "1"})
+            else:
+                self.send(200, pages.control_page("after 429"))
+        elif rest == "429-always":
+            self.send(429, "slow down", headers={"Retry-After": "1"})
+        elif rest == "503-retry-after-long":
+            self.send(503, "maintenance", headers={"Retry-After": "3600"})
+        elif rest == "503-then-ok":
+            if count <= 2:
+                self.send(503, "busy")
+            else:
+                self.send(200, pages.control_page("after 503"))
+        else:
+            self.send(404, "")
+
+    def hang(self, rest: str, query: dict, count: int) -> None:
+        """Accept the connection and never answer."""
+        self.server.stopping.wait(3600)
+
+    def drop(self, rest: str, query: dict, count: int) -> None:
+        """Promise 100 kB, send 2 kB, drop the connection."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        self.wfile.write(pages.control_page("dropped").encode()[:2000])
+        self.wfile.flush()
+        self.close_connection = True
+
+    def huge(self, rest: str, query: dict, count: int) -> None:
+        """50 MB of HTML, generated while sent; ``/huge/chunked`` has no Content-Length."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        if rest != "chunked":
+            self.send_header("Content-Length", str(HUGE_BODY_SIZE))
+        self.end_headers()
+        unit = (b"<p>" + pages.FILLER.encode() + b"</p>\n")
+        block = (unit * (CHUNK // len(unit) + 1))[:CHUNK]
+        self.wfile.write(b"<html><body>")
+        sent = 12
+        while sent < HUGE_BODY_SIZE and not self.server.stopping.is_set():
+            piece = block[:HUGE_BODY_SIZE - sent]
+            self.wfile.write(piece)
+            sent += len(piece)
+
+    def binary(self, rest: str, query: dict, count: int) -> None:
+        """PDF, PNG and zip bytes served as text/html."""
+        body = {"pdf": pages.pdf_bytes, "png": pages.png_bytes, "zip": pages.zip_bytes}[rest]()
+        self.send(200, body, "text/html")
+
+    def gzipped(self, rest: str, query: dict, count: int) -> None:
+        """``broken``: garbage after a gzip magic number; ``truncated``: half a real stream."""
+        real = gzip.compress(pages.control_page("gzip").encode())
+        body = {"broken": b"\x1f\x8b\x08\x00" + os.urandom(16) + b"not gzip at all" * 20,
+                "truncated": real[: len(real) // 2], "ok": real}[rest]
+        self.send(200, body, headers={"Content-Encoding": "gzip"})
+
+    def empty(self, rest: str, query: dict, count: int) -> None:
+        """200 with an empty body."""
+        self.send(200, b"")
+
+    def charset(self, rest: str, query: dict, count: int) -> None:
+        """``/charset/<charset>/<mode>`` and ``/charset/utf-8-as-latin-1``."""
+        if rest == "utf-8-as-latin-1":
+            body, content_type = pages.utf8_declared_latin1_page()
+        else:
+            name, mode = rest.split("/")
+            body, content_type = pages.charset_page(name, mode)
+        self.send(200, body, content_type)
+
+    def malformed(self, rest: str, query: dict, count: int) -> None:
+        """Unclosed tags, deep tables, a 5 MB single line, NUL bytes."""
+        makers: dict[str, Callable[[], str | bytes]] = {
+            "unclosed": pages.unclosed_tags_page, "tables": pages.nested_tables_page,
+            "long-line": pages.long_line_page, "nulls": pages.null_bytes_page}
+        self.send(200, makers[rest]())
+
+    def xss(self, rest: str, query: dict, count: int) -> None:
+        """The XSS corpus inside an article."""
+        self.send(200, pages.xss_page(int(rest or 1), pages.xss_payloads()))
+
+    def internal(self, rest: str, query: dict, count: int) -> None:
+        """Links and redirects to loopback, private, link-local and metadata addresses."""
+        port = self.server.port
+        targets = {
+            "metadata": "http://169.254.169.254/latest/meta-data/",
+            "private": "http://10.255.255.1/admin",
+            "localhost": f"http://localhost:{port}/ok/by-name",
+            "ipv6": f"http://[::1]:{port}/ok/ipv6",
+            "decimal": f"http://2130706433:{port}/ok/decimal",
+        }
+        if rest.startswith("redirect/"):
+            self.redirect(targets[rest.split("/", 1)[1]])
+            return
+        links = [*targets.values(), "http://192.168.0.1/", "http://172.16.0.1/",
+                 f"http://0.0.0.0:{port}/ok/zero", "http://[fe80::1]/", "http://100.64.0.1/"]
+        self.send(200, pages.article("Internal links", [pages.FILLER], links=links))
+
+    def group(self, rest: str, query: dict, count: int) -> None:
+        """``/group/<name>``: an entry page linking one group of cases and a control page."""
+        links = GROUPS.get(rest)
+        if links is None:
+            self.send(404, "")
+            return
+        self.send(200, pages.control_page(f"group {rest}", links=[*links, "/ok/1"]))
+
+    def site(self, rest: str, query: dict, count: int) -> None:
+        """``/site/N``: a binary tree of ``site_pages`` slow pages (for kill-and-resume)."""
+        n = int(rest or 0)
+        if self.server.site_delay:
+            time.sleep(self.server.site_delay)
+        children = [f"/site/{c}" for c in (2 * n + 1, 2 * n + 2) if c < self.server.site_pages]
+        self.send(200, pages.article(f"Site page {n}", [f"Site page {n}. " + pages.FILLER],
+                                     links=children))
+
+
+ROUTES: list[tuple[str, Callable[..., None]]] = [
+    ("/", HostileHandler.index),
+    ("/robots.txt", HostileHandler.robots),
+    ("/ok/", HostileHandler.ok),
+    ("/redirect/loop/", HostileHandler.redirect_loop),
+    ("/redirect/chain/", HostileHandler.redirect_chain),
+    ("/redirect/offhost", HostileHandler.redirect_offhost),
+    ("/cal/", HostileHandler.calendar),
+    ("/list", HostileHandler.pagination),
+    ("/rep/", HostileHandler.repeated),
+    ("/grow/", HostileHandler.grow),
+    ("/session/", HostileHandler.session),
+    ("/status/", HostileHandler.status),
+    ("/hang", HostileHandler.hang),
+    ("/drop", HostileHandler.drop),
+    ("/huge", HostileHandler.huge),
+    ("/huge/", HostileHandler.huge),
+    ("/binary/", HostileHandler.binary),
+    ("/gzip/", HostileHandler.gzipped),
+    ("/empty", HostileHandler.empty),
+    ("/charset/", HostileHandler.charset),
+    ("/malformed/", HostileHandler.malformed),
+    ("/xss/", HostileHandler.xss),
+    ("/internal/", HostileHandler.internal),
+    ("/site/", HostileHandler.site),
+    ("/group/", HostileHandler.group),
+]
+
+#: Every case the index page links, so one crawl from ``/`` meets them all.
+INDEX_LINKS: list[str] = [
+    *(f"/ok/{n}" for n in range(1, 6)),
+    "/redirect/loop/a", "/redirect/loop/self", "/redirect/chain/5", "/redirect/chain/30",
+    "/redirect/offhost",
+    "/cal/2026/11", "/list?page=1", "/rep/", "/grow/", "/session/",
+    "/status/404", "/status/410", "/status/500", "/status/429-retry-after", "/status/429-always",
+    "/status/503-retry-after-long", "/status/503-then-ok",
+    "/hang", "/drop", "/huge", "/huge/chunked",
+    "/binary/pdf", "/binary/png", "/binary/zip", "/gzip/broken", "/gzip/truncated", "/gzip/ok",
+    "/empty",
+    *(f"/charset/{c}/{m}" for c in pages.CHARSET_TEXTS for m in pages.CHARSET_MODES),
+    "/charset/utf-8-as-latin-1",
+    "/malformed/unclosed", "/malformed/tables", "/malformed/long-line", "/malformed/nulls",
+    "/xss/1",
+    "/internal/links", *(f"/internal/redirect/{t}" for t in
+                         ("metadata", "private", "localhost", "ipv6", "decimal")),
+]
+
+
+#: Smaller entry pages for crawls that need only some cases.
+GROUPS: dict[str, list[str]] = {
+    "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
+                  "/malformed/nulls"],
+    # No metadata address here: this group is also crawled with the guard turned off.
+    "internal": [f"/internal/redirect/{t}" for t in ("private", "localhost", "ipv6")],
+}
+
+
+def main() -> None:
+    """Serve until interrupted, printing the base URL."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("port", nargs="?", type=int, default=8765)
+    args = parser.parse_args()
+    server = HostileServer(args.port).start()
+    print(f"hostile server on {server.base}/", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
