@@ -10,4 +10,6 @@ from __future__ import annotations
 COMMAND_MODULES: list[str] = [
     "crawler.commands.demo",
     "crawler.commands.dedup",
+    "crawler.commands.merge",
+    "crawler.commands.redis_clear",
 ]
