@@ -44,8 +44,17 @@ class Metadata:
 
     @property
     def author(self) -> str | None:
-        """Authors joined into one display string."""
-        return ", ".join(self.authors) if self.authors else None
+        """Authors joined into one display string ("A", "A and B", "A, B, and C")."""
+        return join_names(self.authors)
+
+
+def join_names(names: list[str]) -> str | None:
+    """Names joined the way a byline reads them ("A", "A and B", "A, B, and C")."""
+    if not names:
+        return None
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + ", and " + names[-1]
 
 
 def _clean(text: str | None) -> str | None:
@@ -230,10 +239,39 @@ def _choose_title(tree: HtmlElement, sd: StructuredData, site_names: list[str]) 
 # --------------------------------------------------------------------------- authors
 
 def _split_authors(text: str) -> list[str]:
-    """Individual names from a byline string ("By A, B and C")."""
+    """Individual names from a byline string ("By A, B and C"), job titles after a comma dropped."""
     text = _BYLINE_PREFIX.sub("", text.strip())
     parts = [p.strip(" ,.;:") for p in _AUTHOR_SPLIT.split(text)]
-    return [p for p in parts if p and len(p) < 80]
+    names = [p for p in parts if p and len(p) < 80]
+    # "Jane Doe, Senior Editor": keep the name when the rest does not look like names.
+    if len(names) > 1 and all(_looks_like_role(p) for p in names[1:]):
+        return names[:1]
+    return names
+
+
+_ROLE_WORDS = re.compile(r"\b(editor|writer|expert|author|reporter|correspondent|contributor|staff|"
+                         r"founder|ceo|director|manager|reviewer|columnist|journalist|team|"
+                         r"updated|published|md|phd|rn|rd)\b", re.IGNORECASE)
+
+
+def _looks_like_role(text: str) -> bool:
+    """Whether a byline fragment is a job title or credential rather than a name."""
+    return bool(_ROLE_WORDS.search(text)) or not text[:1].isupper()
+
+
+def _clean_name(text: str) -> str | None:
+    """A name from a byline element's text: prefixes ("By", "Written by") and dates removed."""
+    text = _BYLINE_PREFIX.sub("", _WS.sub(" ", text).strip())
+    text = re.sub(r"^(?:author|posted by|written by|reviewed by)\s*:?\s*", "", text, flags=re.I)
+    m = _VISIBLE_DATE.search(text)
+    if m:
+        text = text[: m.start()]
+    text = re.split(r"\s[|•·–—]\s|\s+-\s+|\n", text)[0].strip(" ,.;:-")
+    if not text or len(text) > 60 or len(text.split()) > 6 or not re.search(r"[^\W\d_]", text):
+        return None
+    if "." in text and " " not in text:  # template keys such as page.head.author
+        return None
+    return text
 
 
 def _meta_authors(tree: HtmlElement) -> list[str]:
@@ -243,37 +281,62 @@ def _meta_authors(tree: HtmlElement) -> list[str]:
         name = (meta.get("name") or meta.get("property") or "").lower()
         if name in ("author", "dc.creator", "dcterms.creator", "sailthru.author", "parsely-author",
                     "byl", "citation_author"):
-            content = _clean(meta.get("content"))
+            content = _clean_name(meta.get("content") or "")
             if content and not content.startswith(("http://", "https://")):
-                out.append(_BYLINE_PREFIX.sub("", content))
+                out.append(content)
     return out
+
+
+_BYLINE_XPATH = etree.XPath(
+    "//@class[contains(., 'author') or contains(., 'Author') or contains(., 'byline')]/.."
+    " | //*[@rel='author' or @itemprop='author' or @id='author']")
+_BYLINE_CLASS = re.compile(r"(?:^|[\s_-])(?:author|byline)(?:$|[\s_-]|name|Name|__name|-name|-link)|"
+                           r"author-?name|authorName|AuthorName|post-author|entry-author|article-author", re.I)
+_BY_TEXT = re.compile(r"(?:^|[\s|•·])(?:[Bb]y|BY|Written by|Posted by|Author:)\s+"
+                      r"((?:[A-Z][\w'’.-]*\.?)(?:\s+(?:[A-Z][\w'’.-]*|van|von|de|der|da|di|la|le)){0,3})")
 
 
 def _byline_authors(tree: HtmlElement) -> list[str]:
-    """Authors from visible bylines: ``rel=author`` links and author/byline classes."""
-    els = tree.xpath(
-        "//a[@rel='author'] | //*[contains(concat(' ', normalize-space(@class), ' '), ' author-name ')]"
-        " | //*[contains(concat(' ', normalize-space(@class), ' '), ' byline__name ')]"
-        " | //*[@class='author' or @class='byline' or @class='author vcard']")
-    out = []
-    for el in els[:4]:
-        text = _clean(el.text_content())
-        if text and len(text) < 80:
-            out.extend(_split_authors(text))
-    return out
+    """Authors from visible bylines: author/byline elements, then "By Name" text near the title."""
+    for el in _BYLINE_XPATH(tree)[:16]:
+        if el.tag in ("meta", "link", "script", "style", "img", "body", "html") or _in_chrome_nav(el):
+            continue
+        if el.get("class") and not (el.get("rel") == "author" or el.get("itemprop") == "author"
+                                    or _BYLINE_CLASS.search(el.get("class"))):
+            continue
+        name = _clean_name(element_text(el))
+        if name and not _looks_like_role(name.split()[0]):
+            return _split_authors(name)
+    text = _WS.sub(" ", _visible_text_near_title(tree, before=300, after=1500))
+    m = _BY_TEXT.search(text)
+    if m:
+        name = _clean_name(m.group(1))
+        if name:
+            return [name]
+    return []
+
+
+def _in_chrome_nav(el: HtmlElement) -> bool:
+    """Whether an element sits in navigation or a footer (author archives, menus)."""
+    return any(isinstance(a.tag, str) and a.tag in ("nav", "footer") for a in el.iterancestors())
 
 
 def _choose_authors(tree: HtmlElement, sd: StructuredData) -> tuple[list[str], str]:
-    """Authors from structured data, then meta tags, then visible bylines."""
-    if sd.authors:
-        names = [n for a in sd.authors for n in ([a] if len(sd.authors) > 1 else _split_authors(a) or [a])]
-        return _unique(names), sd.sources.get("authors", "structured")
+    """Authors from structured data (persons), then meta tags, visible bylines, organisations last."""
+    source = sd.sources.get("authors", "structured")
+    if sd.authors and source != "json-ld-organization":
+        names = [_clean_name(a) or a for a in sd.authors]
+        if source == "microdata":
+            names = [n for a in names for n in _split_authors(a)] or names
+        return _unique(names), source
     meta = _meta_authors(tree)
     if meta:
-        return _unique(n for m in meta for n in (_split_authors(m) or [m])), "meta"
+        return _unique(meta), "meta"
     byline = _byline_authors(tree)
     if byline:
         return _unique(byline), "byline"
+    if sd.authors:
+        return _unique(sd.authors), source
     return [], ""
 
 

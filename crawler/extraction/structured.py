@@ -179,6 +179,21 @@ def _names(value: Any, index: dict[str, dict]) -> list[str]:
     return out
 
 
+def _has_person(value: Any, index: dict[str, dict]) -> bool:
+    """Whether an ``author`` value names at least one person (not only organisations)."""
+    values = value if isinstance(value, list) else [value]
+    for item in values:
+        if isinstance(item, str):
+            return True
+        if isinstance(item, dict):
+            if "@type" not in item and item.get("@id") in index:
+                item = index[item["@id"]]
+            types = {t.lower() for t in _types_of(item)}
+            if not types or "person" in types:
+                return True
+    return False
+
+
 def _first_url(value: Any) -> str | None:
     """A URL from an ``image``/``url`` value (string, ImageObject, list)."""
     if isinstance(value, list):
@@ -246,10 +261,11 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
         if rank >= 1:
             _set(sd, "title", _text_value(node.get("name")) or headline, "json-ld")
         if not sd.authors:
-            authors = _names(node.get("author"), index) or _names(node.get("creator"), index)
+            value = node.get("author") or node.get("creator")
+            authors = _names(value, index)
             if authors:
                 sd.authors = _dedupe(authors)
-                sd.sources["authors"] = "json-ld"
+                sd.sources["authors"] = "json-ld" if _has_person(value, index) else "json-ld-organization"
         _set(sd, "date_published", _text_value(node.get("datePublished") or node.get("dateCreated")
                                                or node.get("uploadDate")), "json-ld")
         _set(sd, "date_modified", _text_value(node.get("dateModified")), "json-ld")
@@ -303,7 +319,8 @@ def _apply_microdata(sd: StructuredData, tree: HtmlElement) -> None:
                     sd.sources["article_body"] = "microdata"
             elif prop == "headline":
                 _set(sd, "headline", _itemprop_value(el), "microdata")
-            elif prop in ("author", "creator"):
+            elif prop in ("author", "creator") and not authors:
+                # The first one only: later ones belong to comments, replies or teasers.
                 names = el.xpath(".//*[@itemprop='name']")
                 name = _itemprop_value(names[0]) if names else _itemprop_value(el)
                 if name and len(name) < 120:
