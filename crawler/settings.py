@@ -81,6 +81,7 @@ REDIS_IDLE_TIMEOUT = 30.0
 
 ITEM_PIPELINES = {
     "crawler.pipelines.extraction.ExtractionPipeline": 300,
+    "crawler.pipelines.quality.QualityGatePipeline": 400,
     "crawler.pipelines.storage.SQLitePipeline": 500,
 }
 
