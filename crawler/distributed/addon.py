@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from crawler.distributed.config import RedisFrontierConfig
+from crawler.distributed.config import DUPEFILTER_KEY, QUEUE_KEY
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -32,9 +32,13 @@ class RedisFrontier:
         return cls(crawler)
 
     def update_settings(self, settings: BaseSettings) -> None:
-        """With REDIS_URL, switch the frontier to Redis; without it, change nothing."""
-        config = RedisFrontierConfig.from_settings(settings)
-        if config is None:
+        """With REDIS_URL, switch the frontier to Redis; without it, change nothing.
+
+        The URL itself is checked when the scheduler connects, which stops a crawl with a bad
+        or unreachable REDIS_URL with one sentence.
+        """
+        url = (settings.get("REDIS_URL") or "").strip()
+        if not url:
             raise NotConfigured
         # "addon" priority: below settings.py and -s, so an operator can still override each one.
         settings.set("SCHEDULER", SCHEDULER, priority="addon")
@@ -46,12 +50,15 @@ class RedisFrontier:
         # waiting for work is the idle extension's job.
         settings.set("SCHEDULER_IDLE_BEFORE_CLOSE", 0, priority="addon")
         settings["EXTENSIONS"][IDLE_EXTENSION] = 0
-        queue_key, dupefilter_key = config.keys_for(self.crawler.spidercls.name)
+        name = self.crawler.spidercls.name
+        queue_key = (settings.get("SCHEDULER_QUEUE_KEY") or QUEUE_KEY) % {"spider": name}
+        dupefilter_key = (settings.get("SCHEDULER_DUPEFILTER_KEY") or DUPEFILTER_KEY) % {
+            "spider": name}
         logger.info("Distributed crawl: shared frontier at %s (queue %r, dupefilter %r)",
-                    _redacted(config.url), queue_key, dupefilter_key)
+                    redacted(url), queue_key, dupefilter_key)
 
 
-def _redacted(url: str) -> str:
+def redacted(url: str) -> str:
     """The URL without a password, for logs."""
     if "@" not in url:
         return url

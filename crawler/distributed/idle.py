@@ -38,7 +38,10 @@ class FrontierIdleClose:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> FrontierIdleClose:
         """Enabled only in distributed mode (REDIS_URL set)."""
-        config = RedisFrontierConfig.from_settings(crawler.settings)
+        try:
+            config = RedisFrontierConfig.from_settings(crawler.settings)
+        except ValueError:
+            raise NotConfigured from None  # the scheduler stops the crawl with the reason
         if config is None:
             raise NotConfigured
         extension = cls(crawler, config)
