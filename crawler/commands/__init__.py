@@ -9,6 +9,7 @@ from __future__ import annotations
 #: Modules whose ``register`` is called, in the order they appear in ``--help``.
 COMMAND_MODULES: list[str] = [
     "crawler.commands.demo",
+    "crawler.commands.extract",
     "crawler.commands.dedup",
     "crawler.commands.merge",
     "crawler.commands.redis_clear",

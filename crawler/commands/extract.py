@@ -1,0 +1,269 @@
+"""``python -m crawler extract`` and ``extract-corpus``: run the extraction engine outside a crawl.
+
+``extract FILE_OR_URL`` extracts one page (a local file, gzip allowed, or a URL fetched with a
+plain HTTP GET) and prints it as JSON, Markdown, HTML or text; ``--trace`` explains the choice:
+the candidates, their scores, why each was kept or rejected, and what the cleaning removed.
+
+``extract-corpus CORPUS_DIR -o preds.jsonl`` extracts every page of a corpus laid out as
+``html/<id>.html.gz`` plus ``ground-truth.jsonl`` (``id`` and ``url`` per line) and writes one
+JSON line per page: ``{"id", "text", "html", "markdown", "title", "author", "date", "tier"}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import logging
+import os
+import sys
+import time
+import urllib.request
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, TextIO
+
+from crawler import __version__
+
+logger = logging.getLogger(__name__)
+
+FORMATS = ("json", "markdown", "html", "text")
+FETCH_TIMEOUT = 30.0
+USER_AGENT = f"crawler-extract/{__version__} (+Scrapy content-extraction crawler)"
+
+
+class ExtractCommandError(Exception):
+    """The input cannot be read; the message is one sentence for the user."""
+
+
+@dataclass(frozen=True)
+class CorpusPage:
+    """One page of a corpus: its id, its URL and where its HTML is."""
+
+    id: str
+    url: str
+    path: Path
+
+
+# --------------------------------------------------------------------------- registration
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``extract`` and ``extract-corpus`` sub-commands."""
+    one = subparsers.add_parser(
+        "extract", help="extract the main content of one page (file or URL)",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    one.add_argument("source", metavar="FILE_OR_URL", help="an HTML file (.gz allowed) or an http(s) URL")
+    one.add_argument("--format", choices=FORMATS, default="json", help="output form (default: json)")
+    one.add_argument("--trace", action="store_true",
+                     help="explain the extraction: candidates, scores, choice, cleaning")
+    one.add_argument("--url", help="the page's URL when reading a file (links are made absolute against it)")
+    one.set_defaults(func=run_extract)
+
+    corpus = subparsers.add_parser(
+        "extract-corpus", help="extract every page of a corpus into a predictions JSONL file",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    corpus.add_argument("corpus", type=Path, metavar="CORPUS_DIR",
+                        help="directory with html/<id>.html.gz and ground-truth.jsonl")
+    corpus.add_argument("-o", "--output", required=True, type=Path, metavar="PREDS.jsonl",
+                        help="where to write one JSON line per page")
+    corpus.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: all cores)")
+    corpus.add_argument("--limit", type=int, default=0, help="only the first N pages (0 = all)")
+    corpus.set_defaults(func=run_extract_corpus)
+
+
+# --------------------------------------------------------------------------- extract
+
+def read_source(source: str) -> tuple[bytes, str]:
+    """The page bytes and its URL: fetched with a plain GET for a URL, read from disk otherwise."""
+    if source.startswith(("http://", "https://")):
+        request = urllib.request.Request(source, headers={"User-Agent": USER_AGENT})
+        try:
+            with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:  # noqa: S310
+                return response.read(), response.geturl()
+        except (OSError, ValueError) as exc:
+            raise ExtractCommandError(f"cannot fetch {source}: {exc}") from exc
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ExtractCommandError(f"cannot read {source}: {exc.strerror or exc}") from exc
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise ExtractCommandError(f"{source} is not a valid gzip file: {exc}") from exc
+    return data, ""
+
+
+def render_output(result: Any, fmt: str, with_trace: bool) -> str:
+    """The extraction in the requested form."""
+    if fmt == "markdown":
+        return result.content_markdown
+    if fmt == "html":
+        return result.content_html
+    if fmt == "text":
+        return result.content_text
+    return json.dumps(result.as_dict(with_trace=with_trace), ensure_ascii=False, indent=2, default=str)
+
+
+def _describe(cand: dict[str, Any] | None) -> str:
+    """One line about a candidate container."""
+    if not cand:
+        return "none"
+    name = cand.get("tag", "?")
+    if cand.get("id"):
+        name += f"#{cand['id']}"
+    if cand.get("class"):
+        name += "." + ".".join(str(cand["class"]).split()[:3])
+    return (f"[{cand.get('tier', '?')}] {cand.get('source', '')} <{name}> chars={cand.get('chars', '?')} "
+            f"links={cand.get('link_density', '?')} paragraphs={cand.get('paragraphs', '?')} "
+            f"score={cand.get('score', '?')}")
+
+
+def format_trace(trace: list[dict[str, Any]]) -> str:
+    """The trace as readable lines: steps, candidates with verdicts, choice and cleaning."""
+    lines: list[str] = []
+    removed = 0
+    for entry in trace:
+        step = entry.get("step", "?")
+        if step == "candidates":
+            lines.append(f"candidates ({len(entry.get('candidates') or [])}):")
+            for cand in entry.get("candidates") or []:
+                verdict = "kept" if cand.get("valid") else "rejected"
+                reasons = "; ".join(cand.get("reasons") or []) or "-"
+                lines.append(f"  {verdict:8} {_describe(cand)}")
+                lines.append(f"           why: {reasons}")
+        elif step == "choice":
+            lines.append(f"chosen: {_describe(entry.get('chosen'))}")
+            lines.append(f"  why: {entry.get('why', '-')}")
+        elif step == "clean":
+            removed += 1
+            what = entry.get("text") or ""
+            detail = f" \"{what[:70]}\"" if what else ""
+            count = f" x{entry['count']}" if "count" in entry else ""
+            lines.append(f"clean: {entry.get('action', 'removed')} <{entry.get('tag', '')}>{count} "
+                         f"({entry.get('why', '')}){detail}")
+        elif step == "expand":
+            lines.append(f"expand: {_describe(entry.get('from'))}")
+            lines.append(f"     -> {_describe(entry.get('to'))}")
+            lines.append(f"  why: {entry.get('why', '-')}")
+        else:
+            rest = {k: v for k, v in entry.items() if k != "step"}
+            lines.append(f"{step}: {json.dumps(rest, ensure_ascii=False, default=str)}")
+    if removed:
+        lines.append(f"cleaning removed {removed} element group(s)")
+    return "\n".join(lines)
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    """Extract one page and print it; the trace goes to stderr unless the output is JSON."""
+    from crawler.extraction import extract
+
+    try:
+        data, fetched_url = read_source(args.source)
+    except ExtractCommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    url = args.url or fetched_url or ""
+    result = extract(data, url, trace=args.trace)
+    if args.trace and args.format != "json":
+        print(format_trace(result.trace or []), file=sys.stderr)
+        print("-" * 60, file=sys.stderr)
+    output = render_output(result, args.format, with_trace=args.trace)
+    sys.stdout.write(output if output.endswith("\n") else output + "\n")
+    return 0
+
+
+# --------------------------------------------------------------------------- extract-corpus
+
+def corpus_pages(corpus: Path) -> list[CorpusPage]:
+    """The pages of a corpus directory, in ground-truth order."""
+    truth = corpus / "ground-truth.jsonl"
+    if not truth.is_file():
+        raise ExtractCommandError(f"{corpus} has no ground-truth.jsonl")
+    pages = []
+    with truth.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                page_id = str(row["id"])
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ExtractCommandError(f"{truth} line {number} is not a page record: {exc}") from exc
+            pages.append(CorpusPage(page_id, row.get("url") or "", corpus / "html" / f"{page_id}.html.gz"))
+    return pages
+
+
+def extract_page(page: CorpusPage) -> dict[str, Any]:
+    """The prediction record of one corpus page (an unreadable page gives empty fields)."""
+    from crawler.extraction import extract
+
+    record: dict[str, Any] = {"id": page.id, "text": "", "html": "", "markdown": "", "title": None,
+                              "author": None, "date": None, "tier": None}
+    try:
+        data = gzip.decompress(page.path.read_bytes())
+    except (OSError, EOFError) as exc:
+        record["error"] = f"cannot read {page.path.name}: {exc}"
+        return record
+    try:
+        result = extract(data, page.url)
+    except Exception as exc:  # noqa: BLE001 - one bad page must not stop a corpus run
+        logger.warning("extraction failed on %s: %s", page.id, exc)
+        record["error"] = str(exc)
+        return record
+    record.update(text=result.content_text, html=result.content_html, markdown=result.content_markdown,
+                  title=result.title, author=result.author, date=result.published,
+                  tier=result.method or None)
+    return record
+
+
+def _progress(done: int, total: int, started: float, stream: TextIO) -> None:
+    """Redraw a one-line progress bar."""
+    width = 30
+    filled = int(width * done / total) if total else width
+    rate = done / max(time.perf_counter() - started, 1e-9)
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:.1f} pages/s")
+    stream.flush()
+
+
+def _results(pages: list[CorpusPage], jobs: int) -> Iterator[dict[str, Any]]:
+    """Prediction records in corpus order, computed in ``jobs`` processes (in-process for 1)."""
+    if jobs <= 1:
+        for page in pages:
+            yield extract_page(page)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(extract_page, pages, chunksize=4)
+
+
+def run_extract_corpus(args: argparse.Namespace) -> int:
+    """Extract a whole corpus into a predictions file."""
+    try:
+        pages = corpus_pages(args.corpus)
+    except ExtractCommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.limit:
+        pages = pages[: args.limit]
+    if args.jobs < 1:
+        print("error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    show = sys.stderr.isatty()
+    started = time.perf_counter()
+    errors = 0
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    with args.output.open("w", encoding="utf-8") as out:
+        for done, record in enumerate(_results(pages, args.jobs), 1):
+            errors += "error" in record
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            if show:
+                _progress(done, len(pages), started, sys.stderr)
+    if show:
+        sys.stderr.write("\n")
+    elapsed = time.perf_counter() - started
+    logger.info("Extracted %d pages in %.1f s (%.1f pages/s, %d jobs, %d errors) into %s",
+                len(pages), elapsed, len(pages) / max(elapsed, 1e-9), args.jobs, errors, args.output)
+    return 0
