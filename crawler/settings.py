@@ -83,7 +83,16 @@ ITEM_PIPELINES = {
     "crawler.pipelines.extraction.ExtractionPipeline": 300,
     "crawler.pipelines.quality.QualityGatePipeline": 400,
     "crawler.pipelines.storage.SQLitePipeline": 500,
+    "crawler.pipelines.dedup.DomainDedupPipeline": 600,
 }
+
+# Domain boilerplate (DomainDedupPipeline): when the spider closes, blocks found on at least
+# max(MIN_PAGES, THRESHOLD_PCT x pages) of a domain's stored pages are dropped from
+# pages.cleaned_content. Ranges: 0.1-1.0, 2-100, 10-500 characters; a bad value stops the crawl.
+DOMAIN_DEDUP_ENABLED = True
+DOMAIN_DEDUP_THRESHOLD_PCT = 0.7
+DOMAIN_DEDUP_MIN_PAGES = 5
+DOMAIN_DEDUP_MIN_BLOCK_CHARS = 50
 
 # Where to write the final stats as JSON when the crawl ends (empty: nowhere).
 CRAWL_STATS_PATH = ""

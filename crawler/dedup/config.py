@@ -72,16 +72,16 @@ def _coerce(value: object, kind: type, name: str, bounds: tuple[float, float]) -
         raise DedupConfigError(
             f"{name} must be {'an integer' if kind is int else 'a number'} from {low} to {high}, "
             f"got {value!r}.") from None
-    _check_range(name, result, bounds, integer=kind is int)
+    _check_range(name, result, bounds, integer=kind is int, shown=value)
     return result
 
 
 def _check_range(name: str, value: float, bounds: tuple[float, float], *,
-                 integer: bool = False) -> None:
-    """Raise DedupConfigError unless ``low <= value <= high``."""
+                 integer: bool = False, shown: object = None) -> None:
+    """Raise DedupConfigError unless ``low <= value <= high``, quoting ``shown`` (what the user gave)."""
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
             or not low <= value <= high or (integer and not float(value).is_integer()):
         raise DedupConfigError(
             f"{name} must be {'an integer' if integer else 'a number'} from {low} to {high}, "
-            f"got {value!r}.")
+            f"got {shown if shown is not None else value!r}.")

@@ -1,0 +1,115 @@
+"""DomainDedupPipeline: when the spider closes, remove blocks repeated across each crawled domain's pages.
+
+Items pass through untouched (boilerplate is only visible once a domain's pages are all in);
+in ``close_spider`` every domain seen is analysed over all its rows in the crawl database,
+including rows stored by earlier crawls, and ``pages.cleaned_content`` is written.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from scrapy import Spider
+from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider, NotConfigured
+from twisted.internet.defer import Deferred
+from twisted.internet.threads import deferToThread
+
+from crawler.dedup.config import DedupConfig, DedupConfigError
+from crawler.dedup.store import DomainResult, dedup_domain
+from crawler.items import PageItem
+from crawler.storage import open_database
+
+logger = logging.getLogger(__name__)
+
+SETTING_NAMES = {
+    "threshold_pct": "DOMAIN_DEDUP_THRESHOLD_PCT",
+    "min_pages": "DOMAIN_DEDUP_MIN_PAGES",
+    "min_block_chars": "DOMAIN_DEDUP_MIN_BLOCK_CHARS",
+}
+
+
+@dataclass(frozen=True)
+class DomainDedupSettings:
+    """Where the pages are and how boilerplate is found."""
+
+    db_path: Path
+    dedup: DedupConfig
+
+
+class DomainDedupPipeline:
+    """Collect the domains crawled; at close, fingerprint each one and write cleaned content."""
+
+    def __init__(self, crawler: Crawler, config: DomainDedupSettings | None,
+                 startup_error: str | None = None) -> None:
+        self.stats = crawler.stats
+        self.config = config
+        self.startup_error = startup_error
+        self.domains: set[str] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DomainDedupPipeline:
+        """Read and validate the DOMAIN_DEDUP_* settings once; an invalid one stops the crawl at open."""
+        settings = crawler.settings
+        if not settings.getbool("DOMAIN_DEDUP_ENABLED", True):
+            raise NotConfigured("DOMAIN_DEDUP_ENABLED is off")
+        db_path = settings.get("SQLITE_PATH")
+        if not db_path:
+            raise NotConfigured("domain dedup needs the crawl database, and SQLITE_PATH is empty")
+        try:
+            dedup = DedupConfig.from_values(
+                threshold_pct=settings.get("DOMAIN_DEDUP_THRESHOLD_PCT", 0.7),
+                min_pages=settings.get("DOMAIN_DEDUP_MIN_PAGES", 5),
+                min_block_chars=settings.get("DOMAIN_DEDUP_MIN_BLOCK_CHARS", 50),
+                normalise=settings.getbool("DOMAIN_DEDUP_NORMALISE", True),
+                names=SETTING_NAMES)
+        except DedupConfigError as exc:
+            return cls(crawler, None, startup_error=str(exc))
+        return cls(crawler, DomainDedupSettings(db_path=Path(db_path), dedup=dedup))
+
+    async def open_spider(self, spider: Spider | None = None) -> None:
+        """Stop the crawl before the first request when a setting was invalid (one log line, no traceback)."""
+        if self.startup_error:
+            logger.error("Cannot start the crawl: %s", self.startup_error)
+            self.stats.set_value("crawl/startup_error", self.startup_error)
+            raise CloseSpider("startup_error")
+
+    def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
+        """Remember the item's domain; the item itself goes on unchanged."""
+        if item.domain:
+            self.domains.add(item.domain)
+        return item
+
+    def close_spider(self, spider: Spider | None = None) -> Deferred | None:
+        """Analyse every domain crawled, in a thread so the reactor keeps running."""
+        if not self.domains or self.config is None:
+            return None
+        return deferToThread(self._dedup_all, sorted(self.domains))
+
+    def _dedup_all(self, domains: list[str]) -> None:
+        """Dedup each domain over all its stored rows; a failing domain is logged and counted."""
+        assert self.config is not None
+        db = open_database(self.config.db_path)
+        try:
+            for domain in domains:
+                try:
+                    result = dedup_domain(db, domain, self.config.dedup)
+                except Exception:
+                    self.stats.inc_value("dedup/errors")
+                    logger.exception("Dedup of %s failed; its cleaned_content is unchanged", domain)
+                    continue
+                self._count(result)
+        finally:
+            db.conn.close()
+
+    def _count(self, result: DomainResult) -> None:
+        """Add one domain's figures to the crawl stats."""
+        fp = result.fingerprint
+        self.stats.inc_value("dedup/domains")
+        self.stats.inc_value("dedup/pages_analyzed", fp.pages_analyzed)
+        self.stats.inc_value("dedup/pages_changed", result.pages_changed)
+        self.stats.inc_value("dedup/blocks_boilerplate", fp.blocks_boilerplate)
+        self.stats.inc_value("dedup/bytes_total", result.bytes_total)
+        self.stats.inc_value("dedup/bytes_removed", result.bytes_removed)
