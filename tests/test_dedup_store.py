@@ -156,8 +156,8 @@ def test_dedup_command_limits_to_a_domain(crawl_db: Path, capsys: pytest.Capture
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--threshold-pct", "1.5"], "error: --threshold-pct must be a number from 0.1 to 1.0, got 1.5.\n"),
-    (["--min-pages", "1"], "error: --min-pages must be an integer from 2 to 100, got 1.\n"),
+    (["--threshold-pct", "1.5"], "error: --threshold-pct must be a number from 0.1 to 1.0, got '1.5'.\n"),
+    (["--min-pages", "1"], "error: --min-pages must be an integer from 2 to 100, got '1'.\n"),
     (["--min-block-chars", "many"],
      "error: --min-block-chars must be an integer from 10 to 500, got 'many'.\n"),
     (["--domain", "nowhere.example"], "error: no pages of nowhere.example in {db}.\n"),
