@@ -141,7 +141,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
     cands += tiers.density_candidates(stats, scores)
     for cand in cands:
         tiers.validate(cand)
-    chosen, why = tiers.choose(cands, stats)
+    chosen, why = tiers.choose(cands, stats, log)
 
     if chosen is None and structured is not None and structured.article_body:
         page_words = set(_WORD.findall(" ".join(body.itertext()).lower()))
@@ -169,8 +169,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
             tiers.validate(whole)
             cands.append(whole)
             chosen, why = whole, "nothing validated; whole body as last resort"
-    if chosen is not None and chosen.tier in (tiers.TIER_DENSITY, tiers.TIER_SEMANTIC,
-                                              tiers.TIER_PATTERN):
+    if chosen is not None and chosen.tier in (tiers.TIER_SEMANTIC, tiers.TIER_PATTERN):
         chosen = tiers.expand(chosen, stats, log)
     _note(log, step="candidates", candidates=[c.describe() for c in cands])
     _note(log, step="choice", chosen=chosen.describe() if chosen else None, why=why)

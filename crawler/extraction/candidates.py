@@ -202,45 +202,65 @@ def _contains(outer: etree._Element, inner: etree._Element) -> bool:
     return any(a is outer for a in inner.iterancestors())
 
 
-def choose(cands: list[Candidate], stats: dict[etree._Element, Stats]) -> tuple[Candidate | None, str]:
+def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
+           trace: list[dict[str, Any]] | None = None) -> tuple[Candidate | None, str]:
     """Pick the content container: valid rules first, then the semantic/pattern candidate that best
-    agrees with the density winner, then the density winner itself."""
+    agrees with the (widened) density winner, then the density winner itself."""
     valid = [c for c in cands if c.valid]
     rules = [c for c in valid if c.tier == TIER_RULES]
     if rules:
         return min(rules, key=lambda c: c.rank), "first valid site/framework rule"
-    density = [c for c in valid if c.tier == TIER_DENSITY]
-    best = density[0] if density else None
+    density = [expand(c, stats, trace) for c in valid if c.tier == TIER_DENSITY]
+    best = max(density, key=lambda c: (_good(c, stats), c.score)) if density else None
     others = [c for c in valid if c.tier in (TIER_SEMANTIC, TIER_PATTERN)]
     if best is None:
         if others:
-            pick = max(others, key=lambda c: c.chars)
-            return pick, "no valid density candidate; largest valid semantic/pattern candidate"
+            pick = max(others, key=lambda c: _good(c, stats))
+            return pick, "no valid density candidate; most content-like semantic/pattern candidate"
         return None, "no valid candidate"
+    mains = [c for c in others if c.tier == TIER_SEMANTIC and c.source in ("main", "[role=main]")]
+    if mains and not any(_contains(m.element, best.element) or _contains(best.element, m.element)
+                         for m in mains):
+        pick = max(mains, key=lambda c: _good(c, stats))
+        pick.reasons.append("the density winner lies outside every main landmark")
+        return pick, "main landmark (the density winner is outside it)"
+    best_good = max(_good(best, stats), 1)
     agreeing: list[tuple[float, Candidate]] = []
     for c in others:
+        good = _good(c, stats)
         if _contains(c.element, best.element):
-            # c is larger than the density winner: fine while the winner is a good part of it.
-            share = best.chars / max(c.chars, 1)
-            if share >= 0.25:
-                agreeing.append((share, c))
-                c.reasons.append(f"contains the density winner ({share:.0%} of its text)")
+            extra = c.chars - best.chars
+            extra_good = good - best_good
+            if extra <= 0.1 * best.chars or extra_good >= CONTAINER_EXTRA_GOOD * extra:
+                agreeing.append((best_good / max(good, 1), c))
+                c.reasons.append(f"contains the density winner; the rest is content-like "
+                                 f"({extra_good}/{extra} chars)")
             else:
-                c.reasons.append(f"contains the density winner but it is only {share:.0%}")
+                c.reasons.append(f"contains the density winner but adds mostly other text "
+                                 f"({extra_good}/{extra} content-like chars)")
         elif _contains(best.element, c.element):
-            share = c.chars / max(best.chars, 1)
-            if share >= 0.6:
+            share = good / best_good
+            if share >= 0.7:
                 agreeing.append((1.0 + share, c))
-                c.reasons.append(f"inside the density winner, {share:.0%} of its text")
+                c.reasons.append(f"inside the density winner with {share:.0%} of its content")
             else:
-                c.reasons.append(f"inside the density winner but only {share:.0%} of its text")
+                c.reasons.append(f"inside the density winner but only {share:.0%} of its content")
         else:
             c.reasons.append("disjoint from the density winner")
     if agreeing:
         tier_order = {TIER_PATTERN: 0, TIER_SEMANTIC: 1}
         agreeing.sort(key=lambda item: (-round(item[0], 1), tier_order.get(item[1].tier, 2)))
         return agreeing[0][1], "semantic/pattern candidate agreeing with the density winner"
-    return best, "density winner"
+    return best, "density winner (widened)"
+
+
+CONTAINER_EXTRA_GOOD = 0.4
+
+
+def _good(cand: Candidate, stats: dict[etree._Element, Stats]) -> int:
+    """Content-like characters of a candidate."""
+    st = stats.get(cand.element)
+    return st.good if st is not None else cand.chars
 
 
 def expand(cand: Candidate, stats: dict[etree._Element, Stats],

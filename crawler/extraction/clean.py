@@ -20,6 +20,7 @@ KEEP_TAGS = frozenset({"pre", "code", "table", "blockquote", "figure", "img", "h
                        "h4", "h5", "h6", "math", "video", "audio", "picture", "source", "br",
                        "hr", "td", "th", "iframe"})
 _TOKEN_SPLIT = re.compile(r"\s+")
+HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
 def _describe(el: etree._Element, stats: Stats | None) -> dict[str, Any]:
@@ -98,6 +99,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             by_name.append(el)
         st = stats.get(el)
         if guard and st is not None and st.chars > MAX_SHARE_FOR_GENERIC * total:
+            _unhide(el)
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": f"{why}, but holds "
                               f"{st.chars / total:.0%} of the text", **_describe(el, st)})
@@ -143,8 +145,29 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for el in removed:
         if not _is_inside(el, removed):
             _remove(el)
+    _unhide(container)
     _drop_empty(container, trace)
+    _unwrap_forms(container, stats)
     return container
+
+
+def _unhide(el: etree._Element) -> None:
+    """Clear the hiding markers of an element kept as content (it is shown to the reader)."""
+    for attr in ("hidden", "aria-hidden"):
+        el.attrib.pop(attr, None)
+    style = el.get("style")
+    if style and HIDING_STYLE.search(style):
+        del el.attrib["style"]
+
+
+def _unwrap_forms(container: etree._Element, stats: dict[etree._Element, Stats]) -> None:
+    """Turn forms and fieldsets that hold real text into plain divs (whole-page ASP.NET forms)."""
+    for el in list(container.iter("form", "fieldset")):
+        st = stats.get(el)
+        if st is not None and st.chars >= 200:
+            el.tag = "div"
+    if container.tag in ("form", "fieldset"):
+        container.tag = "div"
 
 
 def _drop_empty(container: etree._Element, trace: list[dict[str, Any]] | None) -> None:
