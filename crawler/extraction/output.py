@@ -57,6 +57,7 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 _LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush|sourceCode)[-:]?\s*([A-Za-z0-9_+#.-]+)")
 _MD_ESCAPE = re.compile(r"([\\`*\[\]])")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_PERMALINK = re.compile(r"^\s*[¶#§🔗]?\s*$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
 
 
@@ -229,7 +230,7 @@ class _Renderer:
                 lines.extend(self.block(child) if _tag(child) in _BLOCK_TAGS else
                              [t for t in [self._inline_text_of(child)] if t])
                 continue
-            marker = f"{number}. " if ordered and self.md else "- "
+            marker = f"{number}. " if ordered else "- "
             number += 1
             item_blocks = self.blocks(child)
             if not item_blocks:
@@ -350,6 +351,8 @@ class _Renderer:
             pad = " " if code.startswith("`") or code.endswith("`") else ""
             return f"{tick}{pad}{code}{pad}{tick}"
         content = "".join(self._inline_parts(el))
+        if tag == "a" and _PERMALINK.match(content) and (el.get("href") or "").startswith("#"):
+            return ""  # a heading's permalink marker, not content
         if not self.md:
             return content
         if tag == "a":

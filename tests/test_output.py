@@ -1,0 +1,146 @@
+"""Output forms of the content element: sanitised HTML, faithful Markdown, block-aware text."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from crawler.extraction.output import render_content, safe_url, sanitize_html
+
+FIXTURES = Path(__file__).parent / "fixtures" / "output"
+BASE = "https://example.org/start/"
+
+
+def _payloads() -> list[str]:
+    """XSS payloads, one per line of the fixture file (comment lines skipped)."""
+    lines = (FIXTURES / "xss_payloads.txt").read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line.strip() and not line.startswith("# ")]
+
+
+def _render(html: str, base: str = BASE):
+    return render_content(lxml.html.fragment_fromstring(html, create_parent="div"), base)
+
+
+#: What must never reach a reader's browser, whatever the payload.
+FORBIDDEN = re.compile(
+    r"<\s*(script|style|iframe|object|embed|form|input|button|svg|math|meta|link|base|template|noscript|video)\b"
+    r"|\son\w+\s*=|javascript:|vbscript:|data:|style\s*=|srcset|xlink|background\s*=|poster\s*=|ftp:",
+    re.IGNORECASE)
+
+
+@pytest.mark.parametrize("payload", _payloads())
+def test_sanitised_html_has_no_active_content(payload: str) -> None:
+    rendered = _render(f"<p>Visible text.</p>{payload}")
+    assert not FORBIDDEN.search(rendered.html), rendered.html
+    assert "Visible text." in rendered.html
+    for form in (rendered.markdown, rendered.text):
+        assert not re.search(r"javascript:|vbscript:|data:|alert\(1\)|steal\(\)", form, re.I), form
+
+
+@pytest.mark.parametrize("html, hidden", [
+    ('<p>shown</p><p style="display:none">secret one</p>', "secret one"),
+    ('<p>shown</p><p style="visibility: hidden">secret two</p>', "secret two"),
+    ("<p>shown</p><p hidden>secret three</p>", "secret three"),
+    ('<p>shown</p><span aria-hidden="true">secret four</span>', "secret four"),
+])
+def test_hidden_elements_are_left_out_of_every_form(html: str, hidden: str) -> None:
+    rendered = _render(html)
+    for form in (rendered.html, rendered.markdown, rendered.text):
+        assert "shown" in form
+        assert hidden not in form
+
+
+@pytest.mark.parametrize("html, expected", [
+    ('<a href="/docs/x">x</a>', '<a href="https://example.org/docs/x" rel="nofollow">x</a>'),
+    ('<a href="page2">x</a>', '<a href="https://example.org/start/page2" rel="nofollow">x</a>'),
+    ('<a href="mailto:a@example.org">x</a>', '<a href="mailto:a@example.org" rel="nofollow">x</a>'),
+    ('<a href="https://other.example/" rel="me">x</a>', '<a href="https://other.example/" rel="nofollow">x</a>'),
+    ('<img src="/i.png" alt="A cat" title="Cat" width="10">', '<img src="https://example.org/i.png" alt="A cat" title="Cat">'),
+])
+def test_links_and_images_are_absolute_with_allowed_attributes_only(html: str, expected: str) -> None:
+    assert expected in _render(html).html
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("/a", "https://example.org/a"),
+    ("https://x.example/b?c=1", "https://x.example/b?c=1"),
+    ("mailto:a@example.org", "mailto:a@example.org"),
+    ("javascript:alert(1)", None),
+    (" JAVA\tSCRIPT:alert(1)", None),
+    ("data:text/html,x", None),
+    ("vbscript:x", None),
+    ("ftp://x.example/", None),
+    ("", None),
+])
+def test_safe_url(value: str, expected: str | None) -> None:
+    assert safe_url(value, BASE) == expected
+
+
+def test_sanitize_html_keeps_structure() -> None:
+    html = sanitize_html("<section><h2>T</h2><table><tr><td>1</td></tr></table><pre><code>x</code></pre></section>", BASE)
+    assert html == "<section><h2>T</h2><table><tbody><tr><td>1</td></tr></tbody></table><pre><code>x</code></pre></section>"
+
+
+def test_markdown_and_text_match_the_gold_files() -> None:
+    element = lxml.html.fromstring((FIXTURES / "fidelity.html").read_text(encoding="utf-8"))
+    rendered = render_content(element, "https://example.org/start/")
+    assert rendered.markdown == (FIXTURES / "fidelity.md").read_text(encoding="utf-8").strip()
+    assert rendered.text == (FIXTURES / "fidelity.txt").read_text(encoding="utf-8").strip()
+
+
+@pytest.mark.parametrize("html, markdown", [
+    ("<pre><code class=\"language-rust\">fn main() {}</code></pre>", "```rust\nfn main() {}\n```"),
+    ("<pre>no language</pre>", "```\nno language\n```"),
+    ("<pre><code>has ``` inside</code></pre>", "````\nhas ``` inside\n````"),
+    ("<p>Use <code>a`b</code> here</p>", "Use ``a`b`` here"),
+    ("<ul><li>a<ul><li>b<ul><li>c</li></ul></li></ul></li></ul>", "- a\n  - b\n    - c"),
+    ("<ol start=\"4\"><li>d</li><li>e</li></ol>", "4. d\n5. e"),
+    ("<h3>Third</h3>", "### Third"),
+    ("<blockquote><p>a</p><blockquote><p>b</p></blockquote></blockquote>", "> a\n>\n> > b"),
+    ("<table><tr><td>x</td><td>y</td></tr><tr><td colspan=\"2\">z</td></tr></table>",
+     "| x | y |\n| --- | --- |\n| z |  |"),
+    ("<table><tr><td><p>Layout cell only</p></td></tr></table>", "Layout cell only"),
+    ("<p>a * b _c_ [d]</p>", "a \\* b _c_ \\[d\\]"),
+    ("<p><a href=\"#top\">¶</a>Text</p>", "Text"),
+    ("<p>x<br>y</p>", "x  \ny"),
+])
+def test_markdown_fidelity(html: str, markdown: str) -> None:
+    assert _render(html).markdown == markdown
+
+
+@pytest.mark.parametrize("html, text", [
+    ("<p>one\n   two</p><p>three</p>", "one two\n\nthree"),
+    ("<pre>line 1\n  line 2</pre>", "line 1\n  line 2"),
+    ("<ul><li>a</li><li>b</li></ul>", "- a\n- b"),
+    ("<table><tr><th>h1</th><th>h2</th></tr><tr><td>1</td><td>2</td></tr></table>", "h1\th2\n1\t2"),
+    ("<div>inline <span>span</span><div>block</div>tail</div>", "inline span\n\nblock\n\ntail"),
+    ("<h2>Title</h2><p>Body</p>", "Title\n\nBody"),
+])
+def test_text_is_block_aware(html: str, text: str) -> None:
+    assert _render(html).text == text
+
+
+@pytest.mark.parametrize("element", [None, lxml.html.fromstring("<div></div>")])
+def test_empty_input_gives_empty_output(element) -> None:
+    rendered = render_content(element, BASE)
+    assert (rendered.html.replace("<div></div>", ""), rendered.markdown, rendered.text) == ("", "", "")
+
+
+def test_render_does_not_modify_the_callers_tree() -> None:
+    element = lxml.html.fragment_fromstring('<div><p hidden>h</p><a href="/x">x</a></div>')
+    before = lxml.html.tostring(element)
+    render_content(element, BASE)
+    assert lxml.html.tostring(element) == before
+
+
+def test_render_is_fast_on_a_long_article() -> None:
+    paragraphs = "".join(f"<p>Paragraph {i} with <a href='/l{i}'>a link</a> and <em>emphasis</em>.</p>"
+                         for i in range(400))
+    element = lxml.html.fromstring(f"<article><h1>T</h1>{paragraphs}<ul>{'<li>item</li>' * 200}</ul></article>")
+    started = time.perf_counter()
+    render_content(element, BASE)
+    assert time.perf_counter() - started < 0.5
