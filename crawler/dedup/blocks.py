@@ -44,7 +44,9 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 _HAS_DIGIT = re.compile(r"\d")
 _DIGIT_GROUP = re.compile(r"(?<=\d)[,\u202f\u00a0'](?=\d{3})")
 _DIGIT_TOKEN = re.compile(r"(?<![\w.:/+#-])[\w.:/+#-]*?\d[\w.:/+#-]*")
-_MONTH_NEAR_NUMBER = re.compile(rf"\b{_MONTH}\b\.?(?=,?\s+0\b)|(?<=\b0 ){_MONTH}\b")
+_MONTH_NEAR_NUMBER = re.compile(rf"\b{_MONTH}\b\.?(?=,? 0\b)|(?<=\b0 ){_MONTH}\b")
+_SPACES = re.compile(r"[^\S\n]+")
+_SPACED_NEWLINE = re.compile(r" ?\n ?")
 _AM_PM = re.compile(r"(?<=\b0) ?[ap]\.?m\b\.?")
 
 # Markdown decoration, removed so that `**Accept**` and `Accept` are one block.
@@ -77,13 +79,25 @@ def hash_block(block: str) -> str:
 
 def normalise_block(block: str) -> str:
     """Block text with markdown decoration dropped and volatile tokens (IDs, dates, counters) replaced."""
-    text = _MD_LINK.sub(r"\1", _MD_ESCAPE.sub("", block.lower()))
+    return _normalise(block).replace("\n", " ").strip()
+
+
+def normalise_lines(lines: Iterable[str]) -> list[str]:
+    """:func:`normalise_block` of each line (line by line: most lines skip the digit steps)."""
+    return [normalise_block(line) for line in lines]
+
+
+def _normalise(text: str) -> str:
+    """The normalisation steps; newlines survive (as single newlines) so lines can be batched."""
+    text = _MD_LINK.sub(r"\1", _MD_ESCAPE.sub("", text.lower()))
     text = _MD_DECORATION.sub(" ", text)
+    text = _SPACED_NEWLINE.sub("\n", _SPACES.sub(" ", text))
     if _HAS_DIGIT.search(text):
         text = _DIGIT_TOKEN.sub("0", _DIGIT_GROUP.sub("", text))
-        text = _MONTH_NEAR_NUMBER.sub("month", _WHITESPACE.sub(" ", text))
+        text = _MONTH_NEAR_NUMBER.sub("month", text)
         text = _AM_PM.sub("", text)
-    return _WHITESPACE.sub(" ", text).strip()
+        text = _SPACED_NEWLINE.sub("\n", _SPACES.sub(" ", text))
+    return text
 
 
 def block_key(block: str, *, normalise: bool = True) -> str:
@@ -121,8 +135,8 @@ class BlockCounter:
         self.blocks_total = 0
         self._long: dict[str, int] = {}
         self._short: dict[str, int] = {}
-        self._lines: dict[str, int] = {}
-        self._line_texts: dict[str, str] = {}
+        self._lines: dict[int, int] = {}
+        self._line_texts: dict[int, str] = {}
 
     def add(self, content: str | None) -> None:
         """Count the blocks of one page, each block once however often the page repeats it."""
@@ -143,11 +157,11 @@ class BlockCounter:
 
     def add_page_lines(self, lines: Iterable[str]) -> None:
         """Count the text lines of the same page's whole HTML (call once per page, after :meth:`add`)."""
-        keys: dict[str, str] = {}
-        for line in lines:
-            text = normalise_block(line)
+        # Keys are Python's own string hashes: counted within one run only, never stored.
+        keys: dict[int, str] = {}
+        for text in normalise_lines(lines):
             if len(text) >= _MIN_SHORT_BLOCK_CHARS:
-                keys.setdefault(hash_block(text), text)
+                keys.setdefault(hash(text), text)
         for key, text in keys.items():
             count = self._lines.get(key, 0) + 1
             self._lines[key] = count
@@ -272,7 +286,7 @@ class _PageLines:
             return False
         if self._page_counts is None:
             html = self._page_html() if callable(self._page_html) else self._page_html
-            self._page_counts = Counter(normalise_block(t) for t in page_lines(html))
+            self._page_counts = Counter(normalise_lines(page_lines(html)))
         return self._page_counts[line] > 1
 
     def covers(self, block: str) -> bool:
