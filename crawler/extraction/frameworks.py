@@ -178,9 +178,8 @@ def _compile_pattern(value: Any) -> re.Pattern[str] | None:
 
 
 @functools.lru_cache(maxsize=8)
-def _load_rules_cached(folder_key: str) -> RuleSet:
+def _load_rules_cached(folder: Any) -> RuleSet:
     """Load a site_rules folder once per process (keyed by its location)."""
-    folder: Any = default_rules_dir() if folder_key == "" else Path(folder_key)
     errors: list[str] = []
     frameworks, domains = [], []
     for kind, bucket in (("framework", frameworks), ("domain", domains)):
@@ -213,7 +212,7 @@ def _load_rules_cached(folder_key: str) -> RuleSet:
 
 def load_rules(folder: str | Path | None = None) -> RuleSet:
     """All rules of a site_rules folder (default: $SITE_RULES_DIR or the project's own)."""
-    return _load_rules_cached("" if folder is None else str(folder))
+    return _load_rules_cached(default_rules_dir() if folder is None else Path(folder))
 
 
 @functools.lru_cache(maxsize=512)

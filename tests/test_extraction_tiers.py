@@ -1,0 +1,128 @@
+"""Each tier on small pages, cleaning, the trace, and hostile input (never an exception)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from crawler.extraction import extract
+
+FIXTURES = Path(__file__).parent / "fixtures" / "extraction" / "sites"
+SITE_ROWS = [json.loads(line) for line in (FIXTURES / "truth.jsonl").read_text().splitlines()]
+
+STORY = ("The harbour reopened on Monday after three weeks of repairs, and the first boats, "
+         "loaded with fish, ice and visitors, arrived before noon. ")
+BODY = "".join(f"<p>{STORY}Paragraph {i} adds its own detail, number {i}.</p>" for i in range(6))
+NAV = "<ul>" + "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(12)) + "</ul>"
+SHARE = ('<div class="share-buttons"><a href="https://x.example/share">Share on X</a> '
+         '<a href="https://fb.example/share">Share on Facebook</a> Tell your friends about it</div>')
+NEWSLETTER = ('<div class="newsletter-signup"><p>Sign up for our newsletter and get the weekly '
+              'digest of harbour news delivered to your inbox.</p></div>')
+COOKIE = ('<div id="onetrust-banner-sdk"><p>We use cookies to improve your experience; accept '
+          'all cookies or manage your preferences here.</p></div>')
+SIDEBAR_TEXT = ("Other towns also rebuilt their piers this year, with money from the regional fund, "
+                "and local councils, volunteers and fishermen, all helping out. ")
+
+
+def page(body: str, head: str = "") -> str:
+    return f"<!doctype html><html><head><title>Harbour reopens</title>{head}</head><body>{body}</body></html>"
+
+
+CASES = [
+    ("semantic article", page(f"<nav>{NAV}</nav><article>{BODY}</article>"
+                              f"<div class='sidebar'><p>{SIDEBAR_TEXT * 2}</p></div>"),
+     "semantic", [SIDEBAR_TEXT[:40], "Section 3"]),
+    ("semantic main", page(f"<header>{NAV}</header><main>{BODY}{SHARE}</main><footer>{NAV}</footer>"),
+     None, ["Share on X", "Section 3"]),
+    ("itemprop articleBody", page(f"<div>{NAV}</div><div itemprop='articleBody'>{BODY}</div>"
+                                  f"<div><p>{SIDEBAR_TEXT}</p></div>"),
+     None, ["Section 3"]),
+    ("class pattern", page(f"<div class='menu'>{NAV}</div><div class='entry-content'>{BODY}"
+                           f"{NEWSLETTER}</div><div class='comments'><p>{SIDEBAR_TEXT}</p></div>"),
+     "pattern", ["Sign up for our newsletter", "Section 3"]),
+    ("hashed CSS-in-JS names", page(f"<div class='Nav__wrap-sc-19x7'>{NAV}</div>"
+                                    f"<div class='styles_articleBody__aB12c'>{BODY}</div>"),
+     "pattern", ["Section 3"]),
+    ("density only", page(f"<div>{NAV}</div><div><div>{BODY}</div></div><div>{COOKIE}</div>"),
+     None, ["Section 3", "We use cookies"]),
+    ("data-testid hook", page(f"<div>{NAV}</div><div data-testid='article-body'>{BODY}</div>"),
+     "pattern", ["Section 3"]),
+]
+
+
+@pytest.mark.parametrize("name, html, tier, absent", CASES, ids=[c[0] for c in CASES])
+def test_tier_finds_the_story_and_drops_boilerplate(name, html, tier, absent) -> None:
+    result = extract(html, "https://news.example/harbour")
+    for i in range(6):
+        assert f"Paragraph {i} adds its own detail" in result.content_text
+    for snippet in absent:
+        assert snippet not in result.content_text, snippet
+    if tier:
+        assert result.method == tier
+    assert result.title == "Harbour reopens"
+
+
+def test_trace_explains_candidates_choice_and_cleaning() -> None:
+    html = page(f"<main><article><div class='entry-content'>{BODY}{SHARE}{NEWSLETTER}</div>"
+                f"</article></main>")
+    result = extract(html, "https://news.example/harbour", trace=True)
+    steps = {entry["step"] for entry in result.trace}
+    assert {"document", "framework", "candidates", "choice", "clean"} <= steps
+    cands = next(e for e in result.trace if e["step"] == "candidates")["candidates"]
+    assert {c["tier"] for c in cands} >= {"semantic", "pattern", "density"}
+    assert all("reasons" in c and "valid" in c for c in cands)
+    removed = [e for e in result.trace if e["step"] == "clean" and e.get("action") == "removed"]
+    assert any("Share on X" in e.get("text", "") for e in removed)
+    assert any("newsletter" in e.get("text", "").lower() for e in removed)
+    assert result.trace is not None and extract(html, "https://x.example/").trace is None
+
+
+def test_code_tables_and_lists_survive_cleaning() -> None:
+    extra = ("<pre><code>print('harbour')</code></pre><table><tr><th>Boat</th><th>Catch</th></tr>"
+             "<tr><td>Mary</td><td>Cod</td></tr></table><ul><li>Ice</li><li>Nets</li></ul>")
+    result = extract(page(f"<article>{BODY}{extra}</article>"), "https://news.example/h")
+    for snippet in ("print('harbour')", "Mary", "Cod", "Nets"):
+        assert snippet in result.content_text
+
+
+HOSTILE = [
+    ("empty", b""),
+    ("whitespace", b"   \n  "),
+    ("not html", b"\x00\x01\x02 binary \xff\xfe junk"),
+    ("unclosed tags", b"<html><body><div><p>Open <b>bold <i>italic" * 50),
+    ("latin-1 declared", ("<html><head><meta charset='iso-8859-1'></head><body><article>"
+                          + "<p>Caf\u00e9 cr\u00e8me au lait, tr\u00e8s bon, vraiment tr\u00e8s bon.</p>" * 8
+                          + "</article></body></html>").encode("latin-1")),
+    ("utf-16 with BOM", ("\ufeff<html><body><main>" + f"<p>{STORY}</p>" * 5
+                         + "</main></body></html>").encode("utf-16")),
+    ("xml declaration", b"<?xml version='1.0' encoding='utf-8'?><html><body><p>x</p></body></html>"),
+    ("deep nesting", b"<div>" * 5000 + b"deep" + b"</div>" * 5000),
+    ("huge", b"<html><body><article>" + b"<p>" + b"word " * 2_000_000 + b"</p></article></body></html>"),
+]
+
+
+@pytest.mark.parametrize("name, data", HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_hostile_input_gives_a_result_not_an_exception(name, data) -> None:
+    result = extract(data, "https://hostile.example/")
+    assert isinstance(result.content_text, str)
+    if name == "latin-1 declared":
+        assert "Caf\u00e9 cr\u00e8me" in result.content_text
+    if name == "utf-16 with BOM":
+        assert "harbour reopened" in result.content_text
+    if name in ("empty", "whitespace"):
+        assert result.content_text == "" and result.quality_score == 0.0
+
+
+@pytest.mark.parametrize("row", SITE_ROWS, ids=[r["fixture"] for r in SITE_ROWS])
+def test_real_site_pages(row: dict) -> None:
+    from benchmarks.extraction import page_scores
+
+    html = gzip.decompress((FIXTURES / row["fixture"]).read_bytes())
+    result = extract(html, "http://localhost" + row["path"])
+    assert page_scores(result.content_text, row["main_text"])[2] >= 0.9
+    text = result.content_text.lower()
+    for snippet in row["boilerplate_snippets"]:
+        assert snippet.lower() not in text, snippet

@@ -1,0 +1,105 @@
+"""Framework detection and site rules as data: real generator-built pages, user-added rule files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from crawler.extraction import extract
+from crawler.extraction.document import parse_html
+from crawler.extraction.frameworks import detect_framework, load_rules
+
+FIXTURES = Path(__file__).parent / "fixtures" / "extraction" / "sites"
+ROWS = [json.loads(line) for line in (FIXTURES / "truth.jsonl").read_text().splitlines()]
+
+
+def _page(row: dict) -> bytes:
+    return gzip.decompress((FIXTURES / row["fixture"]).read_bytes())
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["fixture"] for r in ROWS])
+def test_detects_the_generator(row: dict) -> None:
+    tree = parse_html(_page(row)).tree
+    detection = detect_framework(tree, "http://localhost" + row["path"], load_rules())
+    assert detection.framework == row["framework"]
+    if row["framework"]:
+        assert detection.evidence
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r["site"].startswith("sphinx")],
+                         ids=lambda r: r["fixture"])
+def test_sphinx_without_meta_generator_is_found_by_markup(row: dict) -> None:
+    tree = parse_html(_page(row)).tree
+    assert not tree.xpath('//meta[@name="generator"]')
+    detection = detect_framework(tree, "http://localhost/", load_rules())
+    assert detection.framework == "sphinx"
+    assert detection.evidence[0].startswith("markup")
+
+
+@pytest.mark.parametrize("site, theme", [
+    ("sphinx-furo-click", "furo"), ("sphinx-pydata-click", "pydata"),
+    ("sphinx-rtd-click", "read-the-docs"), ("sphinx-alabaster-requests", "alabaster"),
+    ("hugo-book", "book"), ("jekyll-just-the-docs", "just-the-docs"),
+])
+def test_detects_the_theme(site: str, theme: str) -> None:
+    row = next(r for r in ROWS if r["site"] == site)
+    detection = detect_framework(parse_html(_page(row)).tree, "http://localhost/", load_rules())
+    assert detection.theme == theme
+
+
+def test_every_shipped_rule_file_loads_cleanly() -> None:
+    rules = load_rules()
+    assert not rules.errors
+    names = {r.name for r in rules.frameworks}
+    assert {"sphinx", "docusaurus", "mkdocs-material", "gitbook", "hugo", "jekyll", "nextra",
+            "wordpress"} <= names
+    assert all(r.content or r.exclude for r in rules.frameworks)
+    assert rules.cleaning.remove and rules.cleaning.boilerplate_pattern is not None
+
+
+PAGE = """<html><head><title>T</title></head><body>
+<div id="top">Site menu: Home About Contact</div>
+<div class="story-area"><p>{para}</p><p>{para}</p><p class="promo-line">Buy our mugs today
+and save a lot of money on every mug you order this week, really.</p></div>
+<div class="other"><p>{other}</p><p>{other}</p><p>{other}</p></div>
+</body></html>"""
+
+
+def _rule_dir(tmp_path: Path, text: str) -> Path:
+    (tmp_path / "frameworks").mkdir()
+    (tmp_path / "domains").mkdir()
+    (tmp_path / "domains" / "mugs.yaml").write_text(text)
+    return tmp_path
+
+
+def test_a_user_adds_a_site_by_adding_a_file(tmp_path: Path, monkeypatch) -> None:
+    para = "The story of the mug, told in one long sentence with enough words to count."
+    other = ("A much longer unrelated block of text, written so that density scoring prefers it, "
+             "with commas, clauses, and more commas, to outweigh the story area easily.")
+    html = PAGE.format(para=para, other=other)
+    without_rule = extract(html, "https://shop.mugs.example/story")
+    assert other in without_rule.content_text
+
+    folder = _rule_dir(tmp_path, "name: mugs\ndomains: [mugs.example]\n"
+                                 "content: ['div.story-area']\nexclude: ['p.promo-line']\n")
+    monkeypatch.setenv("SITE_RULES_DIR", str(folder))
+    rules = load_rules(folder)
+    assert [r.name for r in rules.domains] == ["mugs"]
+    with_rule = extract(html, "https://shop.mugs.example/story", trace=True)
+    assert para in with_rule.content_text
+    assert other not in with_rule.content_text
+    assert "Buy our mugs" not in with_rule.content_text
+    assert with_rule.method == "rules"
+    removed = [t for t in with_rule.trace if t.get("step") == "clean" and t.get("action") == "removed"]
+    assert any("p.promo-line" in t["why"] for t in removed)
+
+
+def test_a_broken_rule_file_is_reported_not_fatal(tmp_path: Path) -> None:
+    folder = _rule_dir(tmp_path, "name: bad\ndomains: [x.example]\ncontent: ['div[[[']\n")
+    (folder / "frameworks" / "broken.yaml").write_text("name: [unclosed\n")
+    rules = load_rules(folder)
+    assert any("invalid content selector" in e for e in rules.errors)
+    assert any(e.startswith("broken.yaml") for e in rules.errors)
