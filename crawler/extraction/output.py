@@ -55,6 +55,7 @@ _EMPHASIS = {"em": "*", "i": "*", "cite": "*", "strong": "**", "b": "**", "del":
 _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u200b]+")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush|sourceCode)[-:]?\s*([A-Za-z0-9_+#.-]+)")
+_MD_SPECIAL = re.compile(r"[\\`*\[\]]")
 _MD_ESCAPE = re.compile(r"([\\`*\[\]])")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _PERMALINK = re.compile(r"^\s*[¶#§🔗]?\s*$")
@@ -123,15 +124,20 @@ def _skip(el) -> bool:
     tag = el.tag
     if not isinstance(tag, str):
         return True
-    return tag in DROPPED_TAGS or _is_hidden(el)
+    if tag in DROPPED_TAGS:
+        return True
+    attrib = el.attrib
+    if not attrib:
+        return False
+    return _is_hidden(el)
 
 
 def _tag(el) -> str:
-    """Lower-case local tag name."""
+    """Lower-case local tag name (the HTML parser already lower-cases; namespaced tags are rare)."""
     tag = el.tag
     if "}" in tag:
         tag = tag.rsplit("}", 1)[1]
-    return tag.lower()
+    return tag if tag.islower() else tag.lower()
 
 
 def _code_language(pre: HtmlElement) -> str:
@@ -170,15 +176,15 @@ class _Renderer:
         if el.text:
             buf.append(self._text(el.text))
         for child in el:
-            if _skip(child):
-                pass
-            elif _tag(child) in _BLOCK_TAGS or _tag(child) == "br" and False:
-                self._flush(buf, out)
-                out.extend(self.block(child))
-            else:
-                buf.append(self.inline(child))
-            if child.tail:
-                buf.append(self._text(child.tail))
+            if not _skip(child):
+                if _tag(child) in _BLOCK_TAGS:
+                    self._flush(buf, out)
+                    out.extend(self.block(child))
+                else:
+                    buf.append(self.inline(child))
+            tail = child.tail
+            if tail:
+                buf.append(self._text(tail))
         self._flush(buf, out)
         return out
 
@@ -320,7 +326,9 @@ class _Renderer:
     def _text(self, text: str) -> str:
         """A text node: whitespace collapsed, Markdown-escaped in Markdown mode."""
         text = _WS.sub(" ", text)
-        return _MD_ESCAPE.sub(r"\\\1", text) if self.md else text
+        if self.md and _MD_SPECIAL.search(text):
+            return _MD_ESCAPE.sub(r"\\\1", text)
+        return text
 
     def _inline_text(self, el: HtmlElement) -> str:
         """An element's content flattened to one inline string."""
