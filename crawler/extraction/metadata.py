@@ -11,7 +11,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from lxml.html import HtmlElement
 
-from crawler.extraction.structured import ARTICLE_TYPES, StructuredData
+from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
 
 logger = logging.getLogger(__name__)
 
@@ -98,33 +98,6 @@ def _in_chrome(el: HtmlElement) -> bool:
         if hint.strip() and _CHROME_HINT.search(hint):
             return True
     return header_seen and not in_content
-
-
-_INLINE_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "small", "mark", "abbr", "sup", "sub",
-                          "code", "q", "s", "del", "ins", "time", "font", "label"})
-_NO_TEXT = frozenset({"script", "style", "noscript", "template", "svg", "button"})
-
-
-def element_text(el: HtmlElement) -> str:
-    """Visible text of an element: block children and ``<br>`` separate words, scripts/styles skipped."""
-    parts: list[str] = []
-
-    def walk(node: HtmlElement) -> None:
-        if node.text:
-            parts.append(node.text)
-        for child in node:
-            tag = child.tag if isinstance(child.tag, str) else None
-            if tag is not None and tag not in _NO_TEXT:
-                if tag not in _INLINE_TAGS:
-                    parts.append(" ")
-                walk(child)
-                if tag not in _INLINE_TAGS:
-                    parts.append(" ")
-            if child.tail:
-                parts.append(child.tail)
-
-    walk(el)
-    return _WS.sub(" ", "".join(parts)).strip()
 
 
 def _h1_texts(tree: HtmlElement) -> list[str]:
@@ -292,8 +265,9 @@ _BYLINE_XPATH = etree.XPath(
     " | //*[@rel='author' or @itemprop='author' or @id='author']")
 _BYLINE_CLASS = re.compile(r"(?:^|[\s_-])(?:author|byline)(?:$|[\s_-]|name|Name|__name|-name|-link)|"
                            r"author-?name|authorName|AuthorName|post-author|entry-author|article-author", re.I)
+_NAME = r"(?:[A-Z][\w'’.-]*\.?)(?:\s+(?:[A-Z][\w'’.-]*|van|von|de|der|da|di|la|le)){0,3}"
 _BY_TEXT = re.compile(r"(?:^|[\s|•·])(?:[Bb]y|BY|Written by|Posted by|Author:)\s+"
-                      r"((?:[A-Z][\w'’.-]*\.?)(?:\s+(?:[A-Z][\w'’.-]*|van|von|de|der|da|di|la|le)){0,3})")
+                      r"(" + _NAME + r"(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME + r"){0,4})")
 
 
 def _byline_authors(tree: HtmlElement) -> list[str]:
@@ -305,14 +279,14 @@ def _byline_authors(tree: HtmlElement) -> list[str]:
                                     or _BYLINE_CLASS.search(el.get("class"))):
             continue
         name = _clean_name(element_text(el))
-        if name and not _looks_like_role(name.split()[0]):
+        if name and not _ROLE_WORDS.search(name.split()[0]):
             return _split_authors(name)
     text = _WS.sub(" ", _visible_text_near_title(tree, before=300, after=1500))
     m = _BY_TEXT.search(text)
     if m:
-        name = _clean_name(m.group(1))
-        if name:
-            return [name]
+        names = [n for n in (_clean_name(p) for p in _split_authors(m.group(1))) if n]
+        if names:
+            return names
     return []
 
 
@@ -579,6 +553,20 @@ _PRODUCT_PATH = re.compile(r"/(product|products|p|item|dp|shop|store)(/|$)")
 _SERVICE_PATH = re.compile(r"/(services?|solutions?|pricing|features?|about|contact)(/|$)")
 
 
+_DOCS_GENERATOR = re.compile(r"sphinx|docutils|mkdocs|docusaurus|gitbook|honkit|vitepress|nextra|"
+                             r"docfx|doxygen|javadoc|rustdoc|antora|jsdoc", re.IGNORECASE)
+
+
+def _is_docs(tree: HtmlElement) -> bool:
+    """Whether a documentation generator made the page (its generator meta or a "… documentation" title)."""
+    for meta in tree.iter("meta"):
+        if (meta.get("name") or "").lower() == "generator" and _DOCS_GENERATOR.search(meta.get("content") or ""):
+            return True
+    title = tree.find(".//title")
+    text = (title.text or "") if title is not None else ""
+    return bool(re.search(r"\b(documentation|docs|manual|reference guide)\s*$", text, re.IGNORECASE))
+
+
 def _page_type(tree: HtmlElement, url: str, sd: StructuredData, has_date: bool) -> str:
     """A coarse guess of what kind of page this is, from declared types, URL shape and markup."""
     types = {t.lower() for t in sd.types}
@@ -586,9 +574,9 @@ def _page_type(tree: HtmlElement, url: str, sd: StructuredData, has_date: bool) 
     path = urlsplit(url).path.lower() if url else ""
     if types & {"product", "productgroup", "offer"} or og_type in ("product", "og:product"):
         return "product"
-    if types & {"discussionforumposting", "qapage", "question"}:
+    if types & {"discussionforumposting", "qapage"}:
         return "forum"
-    if types & {"techarticle", "apireference"} or _DOC_PATH.search(path):
+    if types & {"techarticle", "apireference"} or _DOC_PATH.search(path) or _is_docs(tree):
         return "documentation"
     if path in ("", "/") or path.rstrip("/").count("/") == 0 and path.endswith(("index.html", "index.php")):
         return "homepage"

@@ -71,6 +71,33 @@ class StructuredData:
 
 # --------------------------------------------------------------------------- helpers
 
+_INLINE_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "small", "mark", "abbr", "sup", "sub",
+                          "code", "q", "s", "del", "ins", "time", "font", "label", "cite", "kbd"})
+_NO_TEXT = frozenset({"script", "style", "noscript", "template", "svg", "button"})
+
+
+def element_text(el: HtmlElement) -> str:
+    """Visible text of an element: block children and ``<br>`` separate words, scripts/styles skipped."""
+    parts: list[str] = []
+
+    def walk(node: HtmlElement) -> None:
+        if node.text:
+            parts.append(node.text)
+        for child in node:
+            tag = child.tag if isinstance(child.tag, str) else None
+            if tag is not None and tag not in _NO_TEXT:
+                if tag not in _INLINE_TAGS:
+                    parts.append(" ")
+                walk(child)
+                if tag not in _INLINE_TAGS:
+                    parts.append(" ")
+            if child.tail:
+                parts.append(child.tail)
+
+    walk(el)
+    return _WS.sub(" ", "".join(parts)).strip()
+
+
 def _clean(value: Any) -> str | None:
     """A whitespace-collapsed string, or None for empty / non-scalar values."""
     if value is None or isinstance(value, (dict, list, bool)):
@@ -250,6 +277,10 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
         for t in _types_of(node):
             if t not in sd.types:
                 sd.types.append(t)
+    for node in nodes:
+        if "website" in {t.lower() for t in _types_of(node)}:
+            _set(sd, "site_name", _text_value(node.get("name")), "json-ld")
+            _set(sd, "language", _text_value(node.get("inLanguage")), "json-ld")
     ranked = sorted((n for n in nodes if _node_rank(n) > 0), key=_node_rank, reverse=True)
     for node in ranked:
         rank = _node_rank(node)
@@ -281,10 +312,6 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
             publisher = index[publisher["@id"]]
         if isinstance(publisher, dict):
             _set(sd, "site_name", _text_value(publisher.get("name")), "json-ld")
-    for node in nodes:
-        if "website" in {t.lower() for t in _types_of(node)}:
-            _set(sd, "site_name", _text_value(node.get("name")), "json-ld")
-            _set(sd, "language", _text_value(node.get("inLanguage")), "json-ld")
 
 
 def _itemprop_value(el: HtmlElement) -> str | None:
@@ -296,7 +323,7 @@ def _itemprop_value(el: HtmlElement) -> str | None:
         return None
     if el.tag == "meta":
         return None
-    return _clean(el.text_content())
+    return _clean(element_text(el))
 
 
 def _apply_microdata(sd: StructuredData, tree: HtmlElement) -> None:
@@ -313,7 +340,7 @@ def _apply_microdata(sd: StructuredData, tree: HtmlElement) -> None:
         props = el.get("itemprop", "").split()
         for prop in props:
             if prop == "articleBody" and not sd.article_body:
-                text = el.text_content().strip()
+                text = element_text(el)
                 if text:
                     sd.article_body = text
                     sd.sources["article_body"] = "microdata"
