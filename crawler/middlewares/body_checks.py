@@ -1,4 +1,5 @@
-"""Refuse 2xx responses whose body cannot be a page: empty bodies and binary files served as HTML.
+"""Refuse 2xx responses that claim to be HTML (or claim nothing) but cannot be a page: empty
+bodies and binary files served as HTML.
 
 A PDF, image or archive sent with ``Content-Type: text/html`` passes any header check; its
 first bytes give it away (magic numbers, or a large share of control bytes). Such responses and
@@ -36,6 +37,8 @@ MAGIC_NUMBERS: tuple[tuple[bytes, str], ...] = (
     (b"wOFF", "woff"), (b"wOF2", "woff2"),
     (b"\x00\x00\x01\x00", "ico"),
 )
+#: Declared media types (or none) whose body must be a page.
+CLAIMS_HTML = frozenset({"", "text/html", "application/xhtml+xml"})
 #: Bytes that never occur in text (everything below 0x20 except tab, LF, FF, CR, ESC).
 CONTROL_BYTES = frozenset(range(0x20)) - {0x09, 0x0A, 0x0C, 0x0D, 0x1B}
 
@@ -92,6 +95,9 @@ class BodyCheckMiddleware:
         """Pass the response on, or raise IgnoreRequest for an empty or binary body."""
         if not 200 <= response.status < 300 or request.method == "HEAD":
             return response
+        declared = response.headers.get("Content-Type", b"").decode("latin-1")
+        if declared.split(";", 1)[0].strip().lower() not in CLAIMS_HTML:
+            return response  # honestly labelled non-HTML (a gzipped sitemap) is not our business
         if self.config.drop_empty and not response.body.strip():
             self.stats.inc_value("response/empty")
             logger.warning("Empty body: %s (HTTP %d, %d bytes); nothing to extract",
@@ -100,7 +106,6 @@ class BodyCheckMiddleware:
         if self.config.drop_binary:
             kind = binary_kind(response.body)
             if kind is not None:
-                declared = response.headers.get("Content-Type", b"").decode("latin-1")
                 self.stats.inc_value("response/binary_as_html")
                 self.stats.inc_value(f"response/binary_as_html/{kind}")
                 logger.warning("Binary body (%s) served as %r: %s; not extracted",

@@ -42,9 +42,11 @@ class HostileServer(ThreadingHTTPServer):
     block_on_close = False
     allow_reuse_address = True
 
-    def __init__(self, port: int = 0, *, site_pages: int = 60, site_delay: float = 0.0) -> None:
+    def __init__(self, port: int = 0, *, site_pages: int = 60, site_fanout: int = 2,
+                 site_delay: float = 0.0) -> None:
         super().__init__(("127.0.0.1", port), HostileHandler)
         self.site_pages = site_pages
+        self.site_fanout = site_fanout
         self.site_delay = site_delay
         self.stopping = threading.Event()
         self._lock = threading.Lock()
@@ -323,11 +325,13 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.send(200, pages.control_page(f"group {rest}", links=[*links, "/ok/1"]))
 
     def site(self, rest: str, query: dict, count: int) -> None:
-        """``/site/N``: a binary tree of ``site_pages`` slow pages (for kill-and-resume)."""
+        """``/site/N``: a tree of ``site_pages`` pages, ``site_fanout`` children each (for kill-and-resume)."""
         n = int(rest or 0)
         if self.server.site_delay:
             time.sleep(self.server.site_delay)
-        children = [f"/site/{c}" for c in (2 * n + 1, 2 * n + 2) if c < self.server.site_pages]
+        fanout = self.server.site_fanout
+        children = [f"/site/{c}" for c in range(fanout * n + 1, fanout * n + fanout + 1)
+                    if c < self.server.site_pages]
         self.send(200, pages.article(f"Site page {n}", [f"Site page {n}. " + pages.FILLER],
                                      links=children))
 
