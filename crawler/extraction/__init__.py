@@ -178,7 +178,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
     if chosen is not None:
         element = chosen.element
         if chosen.tier != tiers.TIER_TRAFILATURA:
-            clean_container(element, detection.rules, rules.cleaning, log, stats)
+            clean_container(element, detection.rules, rules.cleaning, log, stats,
+                            prune_link_dense=chosen.tier != tiers.TIER_RULES)
         result.method = chosen.tier
     _render(result, element, url)
     _apply_metadata(result, metadata, detection)

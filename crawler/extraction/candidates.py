@@ -184,6 +184,13 @@ def density_candidates(stats: dict[etree._Element, Stats], scores: dict[etree._E
 def validate(cand: Candidate) -> Candidate:
     """Check a candidate against the validation chain; record why it passes or fails."""
     reasons = []
+    if cand.tier == TIER_RULES:
+        # A site or framework rule names the container exactly: short pages are still pages.
+        if cand.chars == 0:
+            reasons.append("rule matched an element without text")
+        cand.valid = not reasons
+        cand.reasons = reasons or ["rule match with text (rules skip the size checks)"]
+        return cand
     if cand.chars <= MIN_CHARS:
         reasons.append(f"text {cand.chars} <= {MIN_CHARS} chars")
     if cand.paragraphs < MIN_PARAGRAPHS and cand.chars < 600:

@@ -30,12 +30,12 @@ def _describe(el: etree._Element, stats: Stats | None) -> dict[str, Any]:
             "chars": stats.chars if stats else 0, "text": text}
 
 
-def _remove(el: etree._Element) -> None:
-    """Remove an element but keep its tail text in place."""
+def _remove(el: etree._Element, keep_text: bool = False) -> None:
+    """Remove an element but keep its tail text (and, when asked, its own text) in place."""
     parent = el.getparent()
     if parent is None:
         return
-    tail = el.tail
+    tail = ((el.text or "") if keep_text else "") + (el.tail or "")
     if tail:
         prev = el.getprevious()
         if prev is not None:
@@ -84,8 +84,13 @@ def _nav_like(st: Stats) -> bool:
 
 def clean_container(container: etree._Element, rules: list[Rule], cleaning: CleaningRules,
                     trace: list[dict[str, Any]] | None = None,
-                    stats: dict[etree._Element, Stats] | None = None) -> etree._Element:
-    """Remove boilerplate from the chosen container in place and return it."""
+                    stats: dict[etree._Element, Stats] | None = None,
+                    prune_link_dense: bool = True) -> etree._Element:
+    """Remove boilerplate from the chosen container in place and return it.
+
+    ``prune_link_dense`` is off for containers named by a site/framework rule: there a list of
+    links (a table of contents, a changelog) is the page's content.
+    """
     if stats is None or container not in stats:
         stats = compute_stats(container)
     total = max(stats[container].chars, 1)
@@ -130,7 +135,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                 drop(el, f"boilerplate name {hit!r}", guard=True, named=True)
                 continue
         st = stats.get(el)
-        if st is not None and el.tag in ("ul", "ol", "div", "section", "p", "dl", "table", "span",
+        if prune_link_dense and st is not None and el.tag in ("ul", "ol", "div", "section", "p", "dl", "table", "span",
                                          "header", "menu") and _nav_like(st):
             drop(el, f"link-dense block ({st.link_density:.0%} link text, {st.links} links)",
                  guard=True)
@@ -177,7 +182,7 @@ def _drop_empty(container: etree._Element, trace: list[dict[str, Any]] | None) -
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
             continue
         if len(el) == 0 and not (el.text or "").strip():
-            _remove(el)
+            _remove(el, keep_text=True)
             empty += 1
     if trace is not None and empty:
         trace.append({"step": "clean", "action": "removed", "why": "empty elements", "count": empty})
