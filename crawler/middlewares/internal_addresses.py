@@ -2,10 +2,15 @@
 
 A crawl pointed at a public site must not be steered (by a link or a redirect) into the
 machine's own network: ``http://169.254.169.254/``, ``http://localhost/``, ``http://10.0.0.1/``
-or a public-looking host name that resolves to one of them. Host names are resolved in a thread
-before the request goes out; the crawl's own start host is exempt (a crawl of an intranet
-site, or of a test server on 127.0.0.1, is allowed), and ``ALLOW_INTERNAL_ADDRESSES = True``
-turns the guard off.
+or a public-looking host name that resolves to one of them. IP literals are refused when the
+request is scheduled (before Scrapy's offsite filter drops it silently); host names are
+resolved in a thread before the request goes out (once per host and crawl). The crawl's own
+start hosts are exempt (a crawl of an intranet site, or of a test server on 127.0.0.1, is
+allowed), and ``ALLOW_INTERNAL_ADDRESSES = True`` turns the guard off. Stats:
+``internal_address/refused`` and ``internal_address/refused/{link,redirect}``.
+
+Limit: the downloader resolves the name again when it connects, so a DNS answer that changes
+between the two lookups (DNS rebinding) is not caught here.
 """
 
 from __future__ import annotations
