@@ -231,7 +231,7 @@ def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_b
             page = _PageLines(hashes.page_lines, hashes.page_lines_min_chars, page_html)
     else:
         long_hashes, short_hashes = frozenset(hashes), frozenset()
-    if not long_hashes and not page.long:
+    if not long_hashes and not page.all:
         return content, []
     parts = _BLANK_LINE.split(content)
     blocks = parts[::2]
@@ -239,12 +239,12 @@ def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_b
     kinds: list[int] = []
     for block in blocks:
         size = len(block.strip())
+        if size >= _MIN_SHORT_BLOCK_CHARS:
+            text = normalise_block(block) if normalise or page.all else block
+            key = hash_block(text if normalise else block)
         if size >= min_block_chars:
-            boiler = block_key(block, normalise=normalise) in long_hashes or page.covers(block)
-            kinds.append(1 if boiler else 0)
-        elif size >= _MIN_SHORT_BLOCK_CHARS and (
-                (short_hashes and block_key(block, normalise=normalise) in short_hashes)
-                or normalise_block(block) in page.all):
+            kinds.append(1 if key in long_hashes or page.covers(text) else 0)
+        elif size >= _MIN_SHORT_BLOCK_CHARS and (key in short_hashes or text in page.all):
             kinds.append(2)
         elif size == 0:
             kinds.append(3)  # empty: neutral, joins whatever run it sits in
@@ -289,13 +289,17 @@ class _PageLines:
             self._page_counts = Counter(normalise_lines(page_lines(html)))
         return self._page_counts[line] > 1
 
-    def covers(self, block: str) -> bool:
-        """True when long boilerplate lines (plus short ones) account for nearly all of the block."""
+    def covers(self, text: str) -> bool:
+        """True when whole-page boilerplate lines make up the (normalised) block text: it equals
+        one, or long ones (then short ones) account for nearly all of it."""
         if not self.long:
             return False
-        text = normalise_block(block)
         if text in self.all:
             return not self._repeated_on_page(text)
+        return self._covered_by_long_lines(text)
+
+    def _covered_by_long_lines(self, text: str) -> bool:
+        """Long lines (then short ones) leave at most a small share of the block's letters."""
         rest = text
         for line in self.long:
             if line in rest:
