@@ -116,6 +116,9 @@ def _h1_texts(tree: HtmlElement) -> list[str]:
 
 def _strip_site(title: str, site_names: list[str]) -> str:
     """``title`` without a leading or trailing site-name fragment."""
+    for name in site_names:
+        if name and title.casefold().startswith(name.casefold() + ":") and len(title) > len(name) + 2:
+            return title[len(name) + 1:].strip()
     parts = split_title(title)
     if len(parts) < 2:
         return title

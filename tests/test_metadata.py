@@ -1,0 +1,150 @@
+"""Page metadata: titles without site names, authors, ISO dates, language, canonical URL, page type."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from crawler.extraction.document import parse_html
+from crawler.extraction.metadata import (Metadata, extract_metadata, join_names, normalise_date,
+                                         split_title, visible_dates)
+from crawler.extraction.structured import parse_structured
+
+FIXTURES = Path(__file__).parent / "fixtures" / "metadata"
+EXPECTED = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))
+
+
+def _metadata(html: str, url: str = "https://site.example/a/b") -> Metadata:
+    tree = parse_html(html.encode("utf-8")).tree
+    return extract_metadata(tree, url, parse_structured(tree, url))
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_metadata_of_fixture_pages(name: str) -> None:
+    case = EXPECTED[name]
+    tree = parse_html((FIXTURES / name).read_bytes()).tree
+    meta = extract_metadata(tree, case["url"], parse_structured(tree, case["url"]))
+    got = {field: getattr(meta, field) for field in case["metadata"]}
+    assert got == case["metadata"]
+
+
+@pytest.mark.parametrize("html, title", [
+    ("<title>Page — Site docs</title><h1>Page</h1>", "Page"),
+    ("<title>Page | Site</title><meta property='og:site_name' content='Site'>", "Page"),
+    ("<title>Site: A much longer page title here</title><meta property='og:site_name' content='Site'>",
+     "A much longer page title here"),
+    ("<title>Installing the tool - Acme</title>", "Installing the tool"),
+    ("<title>T</title><header><a class='logo' href='/'><h1>Acme</h1></a></header><main><h1>Real title</h1></main>",
+     "Real title"),
+    ("<title>Intro | Acme</title><h1>Acme</h1><h1>Intro</h1>", "Intro"),
+    ("<title>How to X - Forum</title><h1>Thread: How to X</h1>", "How to X"),
+    ("<title>Docs</title><h1>Configuration<a class='headerlink' href='#c'>¶</a></h1>", "Configuration"),
+    ("<title>x</title><h1>Two<br>lines</h1>", "Two lines"),
+    ("<title>Only a title</title>", "Only a title"),
+    ("<p>nothing</p>", None),
+])
+def test_title(html: str, title: str | None) -> None:
+    assert _metadata(html).title == title
+
+
+@pytest.mark.parametrize("raw, parts", [
+    ("Page | Site", ["Page", "Site"]),
+    ("Page — Section — Site", ["Page", "Section", "Site"]),
+    ("Well-known words stay", ["Well-known words stay"]),
+    ("A :: B", ["A", "B"]),
+])
+def test_split_title(raw: str, parts: list[str]) -> None:
+    assert split_title(raw) == parts
+
+
+@pytest.mark.parametrize("html, author", [
+    ("<meta name='author' content='Jo Writer'><p>x</p>", "Jo Writer"),
+    ("<meta name='author' content='page.head.author'><p>x</p>", None),
+    ("<h1>T</h1><p>By Jane Doe, Senior Editor</p>", "Jane Doe"),
+    ("<h1>T</h1><p>By Ann Lee, Bo Chan and Cy Dee</p>", "Ann Lee, Bo Chan, and Cy Dee"),
+    ("<h1>T</h1><span class='author-name'>Sam Smith</span>", "Sam Smith"),
+    ("<h1>T</h1><a rel='author' href='/u/kim'>Kim Park</a>", "Kim Park"),
+    ("<nav><a rel='author' href='/authors'>All authors</a></nav><h1>T</h1>", None),
+])
+def test_author(html: str, author: str | None) -> None:
+    assert _metadata(html).author == author
+
+
+@pytest.mark.parametrize("names, joined", [
+    ([], None), (["A"], "A"), (["A", "B"], "A and B"), (["A", "B", "C"], "A, B, and C"),
+])
+def test_join_names(names: list[str], joined: str | None) -> None:
+    assert join_names(names) == joined
+
+
+@pytest.mark.parametrize("value, iso", [
+    ("2024-01-12T09:30:00+00:00", "2024-01-12"),
+    ("2024-1-5", "2024-01-05"),
+    ("Jun 24, 2025", "2025-06-24"),
+    ("24 June 2025", "2025-06-24"),
+    ("2024/02/30", None),
+    ("yesterday", None),
+    ("", None),
+    (None, None),
+])
+def test_normalise_date(value: str | None, iso: str | None) -> None:
+    assert normalise_date(value) == iso
+
+
+@pytest.mark.parametrize("html, published", [
+    # Declared and visible agree.
+    ('<script type="application/ld+json">{"@type":"Article","datePublished":"2021-03-04"}</script>'
+     "<h1>T</h1><p>March 4, 2021</p>", "2021-03-04"),
+    # A date-named meta tag when nothing else is declared.
+    ("<meta name='published' content='July 17, 2025'><h1>T</h1>", "2025-07-17"),
+    # Only a date shown under the title.
+    ("<h1>T</h1><div>October 3, 2024</div><p>Body text.</p>", "2024-10-03"),
+    # No date anywhere.
+    ("<h1>T</h1><p>Body text.</p>", None),
+])
+def test_published_date(html: str, published: str | None) -> None:
+    assert _metadata(html).published == published
+
+
+def test_shown_date_settles_a_disagreement() -> None:
+    html = ('<script type="application/ld+json">{"@type":"Article","headline":"T","datePublished":"2019-08-11"}'
+            '</script><meta property="article:published_time" content="2025-11-21T10:00:00Z">'
+            "<h1>T</h1><p class='date'>November 21, 2025</p><p>Body.</p>")
+    assert _metadata(html).published == "2025-11-21"
+
+
+def test_visible_dates_are_read_around_the_title() -> None:
+    tree = lxml.html.fromstring("<html><body><nav>Menu</nav><h1>Title</h1>"
+                                "<p>Published 2 March 2023 · Updated 5 May 2024</p></body></html>")
+    assert visible_dates(tree) == [("2023-03-02", False), ("2024-05-05", True)]
+
+
+@pytest.mark.parametrize("html, url, page_type", [
+    ("<p>x</p>", "https://shop.example/", "homepage"),
+    ("<meta property='og:type' content='product'><h1>P</h1>", "https://shop.example/p/1", "product"),
+    ("<h1>T</h1>", "https://x.example/docs/install/", "documentation"),
+    ("<h1>T</h1>", "https://x.example/forum/topic/9", "forum"),
+    ('<script type="application/ld+json">{"@type":"NewsArticle","headline":"N"}</script>',
+     "https://x.example/news/n", "article"),
+    ("<h1>Plumbing</h1>", "https://x.example/services/plumbing", "service"),
+])
+def test_page_type(html: str, url: str, page_type: str) -> None:
+    assert _metadata(html, url).page_type == page_type
+
+
+def test_language_canonical_and_description() -> None:
+    meta = _metadata("<html lang='pt_BR'><head><link rel='canonical' href='/c'>"
+                     "<meta name='description' content=' A  page. '></head><body><p>x</p></body></html>")
+    assert (meta.language, meta.canonical_url, meta.description) == ("pt-BR", "https://site.example/c", "A page.")
+
+
+@pytest.mark.parametrize("html", ["", "<html></html>", "<<<>>>", "\x00\x01", "<h1></h1><title></title>"])
+def test_malformed_pages_never_raise(html: str) -> None:
+    tree = parse_html(html.encode("utf-8")).tree
+    if tree is None:
+        assert extract_metadata(None, "https://x.example/") == Metadata()
+    else:
+        assert isinstance(extract_metadata(tree, "https://x.example/"), Metadata)
