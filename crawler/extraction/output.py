@@ -37,7 +37,7 @@ ALLOWED_ATTRIBUTES = {
 DROPPED_TAGS = frozenset({
     "script", "style", "noscript", "template", "svg", "math", "iframe", "frame", "frameset",
     "object", "embed", "applet", "canvas", "audio", "video", "source", "track", "map",
-    "form", "input", "select", "option", "textarea", "button", "label", "fieldset", "legend",
+    "input", "select", "option", "optgroup", "datalist", "textarea", "button",
     "head", "title", "meta", "link", "base", "dialog", "portal", "param",
 })
 _URL_SCHEMES = frozenset({"http", "https", "mailto"})
@@ -47,7 +47,8 @@ _BLOCK_TAGS = frozenset({
     "p", "div", "section", "article", "main", "aside", "header", "footer", "nav", "body", "html",
     "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr",
     "thead", "tbody", "tfoot", "caption", "pre", "blockquote", "figure", "figcaption", "hr",
-    "address", "details", "summary", "center", "hgroup", "menu", "fieldset", "picture",
+    "address", "details", "summary", "center", "hgroup", "menu", "fieldset", "picture", "form",
+    "legend", "search",
 })
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _INLINE_CODE = frozenset({"code", "kbd", "samp", "tt", "var"})
