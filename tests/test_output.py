@@ -119,6 +119,9 @@ def test_markdown_fidelity(html: str, markdown: str) -> None:
     ("<table><tr><th>h1</th><th>h2</th></tr><tr><td>1</td><td>2</td></tr></table>", "h1\th2\n1\t2"),
     ("<div>inline <span>span</span><div>block</div>tail</div>", "inline span\n\nblock\n\ntail"),
     ("<h2>Title</h2><p>Body</p>", "Title\n\nBody"),
+    ("<form><p>Inside a form</p><input name='q'><button>Go</button><select><option>A</option></select></form>",
+     "Inside a form"),
+    ("<p>Scripts <script>var x = 1;</script>and styles<style>p {}</style> vanish</p>", "Scripts and styles vanish"),
 ])
 def test_text_is_block_aware(html: str, text: str) -> None:
     assert _render(html).text == text
