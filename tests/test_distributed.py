@@ -169,3 +169,30 @@ def test_a_bad_or_unreachable_redis_url_stops_the_crawl_with_a_sentence(
     assert "Traceback" not in result.log
     assert "Spider closed (redis_unavailable)" in result.log
     assert result.items == [] and not any(server.request_counts()[p] for p in paths)
+
+
+@needs_redis
+@pytest.mark.parametrize("first, second", [
+    ("http://site.example/a", "http://site.example/a?utm_source=newsletter"),
+    ("http://site.example/a#intro", "http://site.example/a"),
+    ("http://site.example/list?b=2&a=1", "http://Site.Example:80/list?a=1&b=2"),
+])
+def test_a_url_seen_by_one_worker_is_seen_by_every_worker_under_any_spelling(
+        redis_server: RedisServer, first: str, second: str) -> None:
+    from scrapy import Request
+    from scrapy.utils.test import get_crawler
+
+    from crawler.distributed.dupefilter import CanonicalRedisDupeFilter
+    from crawler.spiders.domain import DomainSpider
+
+    settings = {"REDIS_URL": redis_server.url,
+                "REQUEST_FINGERPRINTER_CLASS": "crawler.fingerprint.CanonicalRequestFingerprinter"}
+    workers = []
+    for _ in range(2):
+        crawler = get_crawler(DomainSpider, settings)
+        spider = DomainSpider.from_crawler(crawler, start="http://site.example/", render="never")
+        workers.append(CanonicalRedisDupeFilter.from_spider(spider))
+    assert workers[0].request_seen(Request(first)) is False
+    assert workers[1].request_seen(Request(second)) is True
+    assert workers[1].request_seen(Request("http://site.example/other")) is False
+    assert redis_server.client().scard("domain:dupefilter") == 2
