@@ -112,8 +112,6 @@ def test_dedup_removes_no_main_text(site_crawl, site: str) -> None:
     assert checked > 50
 
 
-@pytest.mark.xfail(strict=True, reason="extraction of these sites is below the target: code "
-                   "tokens run together and the sphinx index/genindex pages lose text")
 @pytest.mark.parametrize("site", INJECTED_SITES)
 def test_cleaned_content_matches_truth_main_text(site_crawl, site: str) -> None:
     pages = pages_by_path(site_crawl(site))
