@@ -66,7 +66,8 @@ RETRY_BACKOFF_MAX = 60.0
 RETRY_AFTER_MAX = 120.0
 TRAP_MAX_SEGMENT_REPEATS = 3
 TRAP_MAX_PATTERN_DEPTH = 30
-TRAP_MAX_PER_PATTERN = 2000
+# Optional cap on distinct URLs per URL pattern (0: off; numeric-id sites have huge patterns).
+TRAP_MAX_PER_PATTERN = 0
 # Seconds one page's extraction may take before the page is stored without content.
 EXTRACTION_TIMEOUT = 30.0
 

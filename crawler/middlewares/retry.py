@@ -105,18 +105,22 @@ class BackoffRetryMiddleware(RetryMiddleware):
         if not self._retries_left(request):
             return self._retry(request, response_status_message(response.status)) or response
         delay = self._backoff_delay(request)
-        if response.status in RETRY_AFTER_STATUSES:
-            retry_after = parse_retry_after(response.headers.get("Retry-After"))
-            if retry_after is not None and retry_after > self.backoff.retry_after_max:
-                self.crawler.stats.inc_value("retry/retry_after_too_long")
-                logger.warning("Giving up %s: HTTP %d asks to retry after %.0f s > RETRY_AFTER_MAX %.0f s",
-                               request.url, response.status, retry_after, self.backoff.retry_after_max)
-                return response
-            if retry_after is not None:
-                self.crawler.stats.inc_value("retry/retry_after_honoured")
-                logger.info("HTTP %d on %s: retrying after %.1f s (Retry-After)",
-                            response.status, request.url, retry_after)
-                delay = retry_after
+        retry_after = (parse_retry_after(response.headers.get("Retry-After"))
+                       if response.status in RETRY_AFTER_STATUSES else None)
+        if retry_after is not None and retry_after > self.backoff.retry_after_max:
+            self.crawler.stats.inc_value("retry/retry_after_too_long")
+            logger.warning("Giving up %s: HTTP %d asks to retry after %.0f s > RETRY_AFTER_MAX %.0f s",
+                           request.url, response.status, retry_after, self.backoff.retry_after_max)
+            return response
+        if retry_after is not None:
+            self.crawler.stats.inc_value("retry/retry_after_honoured")
+            logger.info("HTTP %d on %s: retrying after %.1f s (Retry-After)",
+                        response.status, request.url, retry_after)
+            delay = retry_after
+        else:
+            logger.info("HTTP %d on %s: retry %d of %d in %.1f s (backoff)", response.status,
+                        request.url, request.meta.get("retry_times", 0) + 1,
+                        request.meta.get("max_retry_times", self.max_retry_times), delay)
         await self._wait(delay)
         return self._retry(request, response_status_message(response.status)) or response
 

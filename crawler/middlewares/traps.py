@@ -10,7 +10,8 @@ a setting, a stat and a log line:
 - ``TRAP_MAX_PATTERN_DEPTH`` (30): a link with the same URL pattern (digits abstracted) as the
   page it was found on extends that page's chain; longer chains are dropped
   (``/cal/2026/11`` -> ``/cal/2026/12`` -> ...; ``trap/pattern_depth``).
-- ``TRAP_MAX_PER_PATTERN`` (2000): distinct URLs followed per pattern (``trap/pattern_count``).
+- ``TRAP_MAX_PER_PATTERN`` (0, off): distinct URLs followed per pattern (``trap/pattern_count``);
+  off by default because a site of numbered articles is one large legitimate pattern.
 - Session-id parameters (``jsessionid``, ``PHPSESSID``, ``sid``, ...) are removed from followed
   URLs, so one page is not fetched once per session (``trap/session_id_stripped``).
 """
@@ -87,7 +88,7 @@ class TrapConfig:
         config = cls(
             max_segment_repeats=settings.getint("TRAP_MAX_SEGMENT_REPEATS", 3),
             max_pattern_depth=settings.getint("TRAP_MAX_PATTERN_DEPTH", 30),
-            max_per_pattern=settings.getint("TRAP_MAX_PER_PATTERN", 2000),
+            max_per_pattern=settings.getint("TRAP_MAX_PER_PATTERN", 0),
             strip_session_ids=settings.getbool("TRAP_STRIP_SESSION_IDS", True),
         )
         for name in ("max_segment_repeats", "max_pattern_depth", "max_per_pattern"):
@@ -138,7 +139,11 @@ class TrapMiddleware:
             stripped = strip_session_ids(request.url)
             if stripped != request.url:
                 self.stats.inc_value("trap/session_id_stripped")
-                logger.debug("Stripped session id: %s -> %s", request.url, stripped)
+                key = ("session_id", urlsplit(stripped).netloc)
+                level = logging.DEBUG if key in self._logged else logging.INFO
+                self._logged.add(key)
+                logger.log(level, "Stripped a session id from a link: %s -> %s (first of this host "
+                           "logged at INFO)", request.url[:300], stripped[:300])
                 request = request.replace(url=stripped)
         url = request.url
         if cfg.max_segment_repeats:
