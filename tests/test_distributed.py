@@ -154,18 +154,21 @@ def test_redis_clear_refuses_while_requests_are_queued(redis_server: RedisServer
 
 
 
-@pytest.mark.parametrize("redis_url, sentence", [
-    ("http://127.0.0.1:6379/0", "expected redis://HOST:PORT/DB"),
-    ("redis://127.0.0.1:{closed_port}/0", "cannot reach Redis at redis://127.0.0.1:"),
+@pytest.mark.parametrize("settings, sentence", [
+    ({"REDIS_URL": "http://127.0.0.1:6379/0"},
+     "REDIS_URL='http://127.0.0.1:6379/0': expected redis://HOST:PORT/DB"),
+    ({"REDIS_URL": "redis://127.0.0.1:{closed_port}/0"}, "cannot reach Redis at redis://127.0.0.1:"),
+    ({"REDIS_URL": "redis://127.0.0.1:{closed_port}/0", "REDIS_IDLE_TIMEOUT": "soon"},
+     "REDIS_IDLE_TIMEOUT='soon': expected a number of seconds"),
 ])
-def test_a_bad_or_unreachable_redis_url_stops_the_crawl_with_a_sentence(
-        tmp_path: Path, serve_site: Any, redis_url: str, sentence: str) -> None:
+def test_a_bad_redis_setting_stops_the_crawl_with_a_sentence(
+        tmp_path: Path, serve_site: Any, settings: dict[str, str], sentence: str) -> None:
     paths = build_linked_site(tmp_path / "site", 5)
     server = serve_site(tmp_path / "site")
+    closed_port = free_port()
     result = run_crawl(server.url("/"), tmp_path / "crawl",
-                       settings={"REDIS_URL": redis_url.format(closed_port=free_port())})
-    assert "Cannot start the distributed crawl: " in result.log
-    assert sentence in result.log
+                       settings={k: v.format(closed_port=closed_port) for k, v in settings.items()})
+    assert "Cannot start the distributed crawl: " + sentence in result.log
     assert "Traceback" not in result.log
     assert "Spider closed (redis_unavailable)" in result.log
     assert result.items == [] and not any(server.request_counts()[p] for p in paths)

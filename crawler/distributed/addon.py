@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from crawler.distributed.config import DUPEFILTER_KEY, QUEUE_KEY
+from crawler.distributed.config import DUPEFILTER_KEY, QUEUE_KEY, redacted
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -57,10 +57,3 @@ class RedisFrontier:
         logger.info("Distributed crawl: shared frontier at %s (queue %r, dupefilter %r)",
                     redacted(url), queue_key, dupefilter_key)
 
-
-def redacted(url: str) -> str:
-    """The URL without a password, for logs."""
-    if "@" not in url:
-        return url
-    scheme, _, rest = url.partition("://")
-    return f"{scheme}://***@{rest.rpartition('@')[2]}"

@@ -23,35 +23,41 @@ class RedisFrontierConfig:
     """Where the shared frontier lives and when an idle worker gives up."""
 
     url: str
-    queue_key: str
-    dupefilter_key: str
     idle_timeout: float
     idle_poll: float
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> RedisFrontierConfig | None:
-        """The configuration, or None when ``REDIS_URL`` is unset (single-process crawl)."""
+        """The configuration, or None when ``REDIS_URL`` is unset (single-process crawl).
+
+        A bad value raises ValueError with one sentence naming the setting.
+        """
         url = (settings.get("REDIS_URL") or "").strip()
         if not url:
             return None
         if urlsplit(url).scheme not in REDIS_SCHEMES:
-            raise ValueError(f"REDIS_URL={url!r}: expected redis://HOST:PORT/DB "
+            raise ValueError(f"REDIS_URL={redacted(url)!r}: expected redis://HOST:PORT/DB "
                              "(or rediss:// or unix://)")
-        idle_timeout = settings.getfloat("REDIS_IDLE_TIMEOUT", 30.0)
-        idle_poll = settings.getfloat("REDIS_IDLE_POLL", 0.5)
-        if idle_timeout < 0:
-            raise ValueError(f"REDIS_IDLE_TIMEOUT={idle_timeout!r}: must not be negative")
-        if idle_poll <= 0:
-            raise ValueError(f"REDIS_IDLE_POLL={idle_poll!r}: must be positive")
-        return cls(
-            url=url,
-            queue_key=settings.get("SCHEDULER_QUEUE_KEY") or QUEUE_KEY,
-            dupefilter_key=settings.get("SCHEDULER_DUPEFILTER_KEY") or DUPEFILTER_KEY,
-            idle_timeout=idle_timeout,
-            idle_poll=idle_poll,
-        )
+        return cls(url=url,
+                   idle_timeout=_seconds(settings, "REDIS_IDLE_TIMEOUT", 30.0, minimum=0.0),
+                   idle_poll=_seconds(settings, "REDIS_IDLE_POLL", 0.5, minimum=0.01))
 
-    def keys_for(self, spider_name: str) -> tuple[str, str]:
-        """The Redis keys of one spider's queue and dupefilter."""
-        return (self.queue_key % {"spider": spider_name},
-                self.dupefilter_key % {"spider": spider_name})
+
+def _seconds(settings: BaseSettings, name: str, default: float, *, minimum: float) -> float:
+    """A duration setting in seconds, at least ``minimum``."""
+    raw = settings.get(name, default)
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={raw!r}: expected a number of seconds") from None
+    if not value >= minimum:
+        raise ValueError(f"{name}={raw!r}: must be at least {minimum:g} seconds")
+    return value
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, for logs and messages."""
+    if "@" not in url:
+        return url
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://***@{rest.rpartition('@')[2]}"

@@ -11,8 +11,7 @@ from scrapy import signals
 from scrapy.exceptions import CloseSpider
 from scrapy_redis.scheduler import Scheduler
 
-from crawler.distributed.addon import redacted
-from crawler.distributed.config import RedisFrontierConfig
+from crawler.distributed.config import RedisFrontierConfig, redacted
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
