@@ -133,13 +133,16 @@ def test_hugo_docs_page_that_repeats_other_pages_keeps_its_content(site_crawl) -
 
 BANNER = ("We value your privacy. We and our partners use cookies to store and access information "
           "on your device, to measure how this site is used and to personalise content.")
+PROMO = ("Try Acme Cloud free for thirty days: deploy in a minute, scale to millions of requests "
+         "and cancel at any time.")
 FEW_PAGES = "Install the optional extras with pip to get the fast JSON encoder and the YAML loader."
 TOPICS = ["routing", "templates", "sessions", "cookies", "uploads", "streaming", "testing",
           "deployment", "logging", "caching"]
 
 
 def write_chain_site(root: Path) -> None:
-    """Ten pages p0..p9, each linking to the next; a consent banner on all, one paragraph on three."""
+    """Ten pages p0..p9, each linking to the next; a consent banner on all, a promo with a per-page
+    offer code inside every article (so the extractor keeps it), one paragraph on three pages."""
     for index, topic in enumerate(TOPICS):
         extra = f"<p>{FEW_PAGES}</p>" if index in (2, 5, 8) else ""
         link = f'<p><a href="/p{index + 1}.html">Next</a></p>' if index + 1 < len(TOPICS) else ""
@@ -150,6 +153,8 @@ def write_chain_site(root: Path) -> None:
             f"<main><article><h1>{topic.title()}</h1>"
             f"<p>This page explains {topic} in detail: what it is for, how to configure it, which "
             f"defaults apply and what to check when {topic} does not behave as expected.</p>"
+            f"<p>{PROMO} Offer code {index * 7919:06X}, valid until "
+            f"2026-03-{index + 1:02d}.</p>"
             f"<p>Each section of the {topic} guide ends with a short example that you can run as "
             f"is, and a note on the versions where {topic} changed.</p>{extra}{link}"
             f"</article></main></body></html>", encoding="utf-8")
@@ -177,7 +182,9 @@ def test_second_crawl_analyses_pages_stored_by_the_first(chain_crawls) -> None:
     assert second.stats["dedup/pages_analyzed"] == 10 and second.stats["dedup/domains"] == 1
     rows = second.rows("url, content_markdown, cleaned_content")
     assert len(rows) == 10
-    assert [plain(BANNER) in plain(row["cleaned_content"]) for row in rows] == [False] * 10
+    assert [PROMO in row["content_markdown"] for row in rows] == [True] * 10
+    assert [PROMO in row["cleaned_content"] or plain(BANNER) in plain(row["cleaned_content"])
+            for row in rows] == [False] * 10
     assert second.stats["dedup/pages_changed"] == sum(
         row["cleaned_content"] != row["content_markdown"] for row in rows)
 
