@@ -31,16 +31,23 @@ class BoundedRunner:
             raise ValueError("the time limit must be 0 (none) or positive")
         self.timeout = timeout
         self._executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix=name)
+        # Calls wait here (untimed) for a free worker, so the limit measures the work itself.
+        self._slots = asyncio.Semaphore(max(1, workers))
 
     async def run(self, func: Callable[..., T], *args: object) -> T:
-        """Result of ``func(*args)`` computed in a worker; TimeLimitExceeded past the limit."""
-        future = asyncio.wrap_future(self._executor.submit(func, *args))
-        if not self.timeout:
-            return await future
-        try:
-            return await asyncio.wait_for(asyncio.shield(future), self.timeout)
-        except asyncio.TimeoutError:
-            raise TimeLimitExceeded(f"no result after {self.timeout:g} s") from None
+        """Result of ``func(*args)`` computed in a worker; TimeLimitExceeded past the limit.
+
+        A call over the limit gives its slot back at once: its thread finishes in the
+        background, and calls behind it may then wait in the pool (within their own limit).
+        """
+        async with self._slots:
+            future = asyncio.wrap_future(self._executor.submit(func, *args))
+            if not self.timeout:
+                return await future
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), self.timeout)
+            except asyncio.TimeoutError:
+                raise TimeLimitExceeded(f"no result after {self.timeout:g} s") from None
 
     def close(self) -> None:
         """Stop accepting work; calls still running finish in the background."""

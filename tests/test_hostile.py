@@ -3,6 +3,7 @@ or a silently lost page, and the rest of the crawl completes."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -19,6 +20,7 @@ from crawler.extraction import extract
 from crawler.middlewares.charset import detect, looks_like_latin9
 from crawler.middlewares.internal_addresses import is_internal, literal_address, resolve
 from crawler.middlewares.traps import max_segment_repeats, strip_session_ids, url_pattern
+from crawler.timebound import BoundedRunner, TimeLimitExceeded
 from tests.conftest import REPO_ROOT, CrawlResult, crawl_command, run_crawl
 from tests.hostile import pages
 from tests.hostile.server import HostileServer
@@ -275,6 +277,22 @@ def test_malformed_html_extracts_in_bounded_time(maker) -> None:
     result = extract(html, "http://127.0.0.1/malformed")
     assert time.monotonic() - started < 20
     assert result.word_count == len(result.content_text.split())
+
+
+def test_bounded_runner_gives_up_past_its_limit_and_keeps_serving() -> None:
+    async def scenario() -> tuple[bool, int]:
+        runner = BoundedRunner(timeout=0.2, workers=2)
+        try:
+            await runner.run(time.sleep, 0.6)
+        except TimeLimitExceeded:
+            gave_up = True
+        else:
+            gave_up = False
+        value = await runner.run(sum, [1, 2, 3])  # the other worker is free
+        runner.close()
+        return gave_up, value
+
+    assert asyncio.run(scenario()) == (True, 6)
 
 
 @pytest.mark.xfail(strict=True, reason="extraction/document.py parses with huge_tree=False, so "
