@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Callable, Iterable, Iterator
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from crawler.dedup.page_text import page_lines
@@ -45,18 +45,16 @@ _HAS_DIGIT = re.compile(r"\d")
 _DIGIT_GROUP = re.compile(r"(?<=\d)[,\u202f\u00a0'](?=\d{3})")
 _DIGIT_TOKEN = re.compile(r"(?<![\w.:/+#-])[\w.:/+#-]*?\d[\w.:/+#-]*")
 _MONTH_NEAR_NUMBER = re.compile(rf"\b{_MONTH}\b\.?(?=,? 0\b)|(?<=\b0 ){_MONTH}\b")
-_SPACES = re.compile(r"[^\S\n]+")
-_SPACED_NEWLINE = re.compile(r" ?\n ?")
 _AM_PM = re.compile(r"(?<=\b0) ?[ap]\.?m\b\.?")
 
 # Markdown decoration, removed so that `**Accept**` and `Accept` are one block.
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MD_ESCAPE = re.compile(r"\\(?=[^\w\s])")
-_ALNUM = re.compile(r"[^\W_]")
+_MD_DECORATION = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)|[*_`~¶]+")
 
+_ALNUM = re.compile(r"[^\W_]")
 #: Share of a block's letters and digits that may stay uncovered by whole-page boilerplate lines.
 _UNCOVERED_MAX = 0.15
-_MD_DECORATION = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)|[*_`~¶]+")
 
 
 #: A page's HTML, or a function returning it (called only if needed), or None when unknown.
@@ -79,25 +77,18 @@ def hash_block(block: str) -> str:
 
 def normalise_block(block: str) -> str:
     """Block text with markdown decoration dropped and volatile tokens (IDs, dates, counters) replaced."""
-    return _normalise(block).replace("\n", " ").strip()
+    text = _MD_LINK.sub(r"\1", _MD_ESCAPE.sub("", block.lower()))
+    text = _WHITESPACE.sub(" ", _MD_DECORATION.sub(" ", text))
+    if _HAS_DIGIT.search(text):
+        text = _DIGIT_TOKEN.sub("0", _DIGIT_GROUP.sub("", text))
+        text = _AM_PM.sub("", _MONTH_NEAR_NUMBER.sub("month", text))
+        text = _WHITESPACE.sub(" ", text)
+    return text.strip()
 
 
 def normalise_lines(lines: Iterable[str]) -> list[str]:
     """:func:`normalise_block` of each line (line by line: most lines skip the digit steps)."""
     return [normalise_block(line) for line in lines]
-
-
-def _normalise(text: str) -> str:
-    """The normalisation steps; newlines survive (as single newlines) so lines can be batched."""
-    text = _MD_LINK.sub(r"\1", _MD_ESCAPE.sub("", text.lower()))
-    text = _MD_DECORATION.sub(" ", text)
-    text = _SPACED_NEWLINE.sub("\n", _SPACES.sub(" ", text))
-    if _HAS_DIGIT.search(text):
-        text = _DIGIT_TOKEN.sub("0", _DIGIT_GROUP.sub("", text))
-        text = _MONTH_NEAR_NUMBER.sub("month", text)
-        text = _AM_PM.sub("", text)
-        text = _SPACED_NEWLINE.sub("\n", _SPACES.sub(" ", text))
-    return text
 
 
 def block_key(block: str, *, normalise: bool = True) -> str:
@@ -118,11 +109,6 @@ class DomainFingerprint:
     #: Normalised text lines found on the threshold share of whole pages (not only in content).
     page_lines: frozenset[str] = field(default_factory=frozenset)
     page_lines_min_chars: int = 50
-
-    @property
-    def all_hashes(self) -> frozenset[str]:
-        """Long boilerplate blocks and the short repeated blocks that go with them."""
-        return self.hashes | self.short_hashes
 
 
 class BlockCounter:
@@ -224,13 +210,12 @@ def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_b
     """Cleaned content and the removed blocks, in order."""
     if not content:
         return "", []
-    page = _PageLines.EMPTY
     if isinstance(hashes, DomainFingerprint):
         long_hashes, short_hashes = hashes.hashes, hashes.short_hashes
-        if hashes.page_lines:
-            page = _PageLines(hashes.page_lines, hashes.page_lines_min_chars, page_html)
+        page = _PageLines(hashes.page_lines, hashes.page_lines_min_chars, page_html)
     else:
         long_hashes, short_hashes = frozenset(hashes), frozenset()
+        page = _PageLines(frozenset(), min_block_chars)
     if not long_hashes and not page.all:
         return content, []
     parts = _BLANK_LINE.split(content)
@@ -269,8 +254,6 @@ def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_b
 
 class _PageLines:
     """Whole-page boilerplate lines, and whether they make up a content block."""
-
-    EMPTY: _PageLines
 
     def __init__(self, lines: frozenset[str], min_chars: int,
                  page_html: PageHtml = None) -> None:
@@ -313,9 +296,6 @@ class _PageLines:
                 rest = rest.replace(line, " ")
         total = len(_ALNUM.findall(text))
         return total > 0 and len(_ALNUM.findall(rest)) <= _UNCOVERED_MAX * total
-
-
-_PageLines.EMPTY = _PageLines(frozenset(), 50)
 
 
 def _runs_to_drop(kinds: list[int]) -> list[bool]:
