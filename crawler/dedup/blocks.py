@@ -46,6 +46,9 @@ _DIGIT_GROUP = re.compile(r"(?<=\d)[,\u202f\u00a0'](?=\d{3})")
 _DIGIT_TOKEN = re.compile(r"(?<![\w.:/+#-])[\w.:/+#-]*?\d[\w.:/+#-]*")
 _MONTH_NEAR_NUMBER = re.compile(rf"\b{_MONTH}\b\.?(?=,? 0\b)|(?<=\b0 ){_MONTH}\b")
 _AM_PM = re.compile(r"(?<=\b0) ?[ap]\.?m\b\.?")
+_WORD = re.compile(r"[^\W\d_]{2,}[.,:;!?]?")
+#: Fewest plain words a block must keep for its volatile tokens to be replaced.
+_MIN_STABLE_WORDS = 4
 
 # Markdown decoration, removed so that `**Accept**` and `Accept` are one block.
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -80,10 +83,22 @@ def normalise_block(block: str) -> str:
     text = _MD_LINK.sub(r"\1", _MD_ESCAPE.sub("", block.lower()))
     text = _WHITESPACE.sub(" ", _MD_DECORATION.sub(" ", text))
     if _HAS_DIGIT.search(text):
-        text = _DIGIT_TOKEN.sub("0", _DIGIT_GROUP.sub("", text))
-        text = _AM_PM.sub("", _MONTH_NEAR_NUMBER.sub("month", text))
-        text = _WHITESPACE.sub(" ", text)
+        volatile = _DIGIT_TOKEN.sub("0", _DIGIT_GROUP.sub("", text))
+        volatile = _WHITESPACE.sub(" ", _AM_PM.sub("", _MONTH_NEAR_NUMBER.sub("month", volatile)))
+        if _mostly_words(volatile):
+            text = volatile
     return text.strip()
+
+
+def _mostly_words(text: str) -> bool:
+    """True when replacing volatile tokens left a sentence, not a row of numbers or hex codes.
+
+    Without this, two different table rows or code lines made of numbers would look alike.
+    """
+    tokens = text.split()
+    words = sum(1 for token in tokens if _WORD.fullmatch(token))
+    volatile = sum(1 for token in tokens if token.strip(".,:;!?()[]|") == "0")
+    return words >= _MIN_STABLE_WORDS and words >= volatile
 
 
 def normalise_lines(lines: Iterable[str]) -> list[str]:
