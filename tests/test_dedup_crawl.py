@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Iterator

@@ -1,4 +1,4 @@
-"""``dedup``, ``dedup-stats`` and ``export``: re-run the domain boilerplate analysis on a crawl database and read it out.
+"""``dedup``, ``dedup-stats``, ``export``: re-run the domain boilerplate analysis, read it out.
 
 The JSONL feed written during a crawl cannot hold cleaned content (items leave the pipelines
 before the spider closes and dedup runs), so ``export`` writes pages with ``cleaned_content``.
@@ -117,13 +117,14 @@ def run_stats(args: argparse.Namespace) -> int:
     for row in rows:
         share = row["bytes_removed"] / row["bytes_total"] if row["bytes_total"] else 0.0
         print(f"{row['domain']:32s} {row['pages_analyzed']:6d} {row['blocks_total']:7d} "
-              f"{row['blocks_boilerplate']:11d} {100 * share:7.1f}% {row['bytes_removed_avg']:9.0f}  "
+              f"{row['blocks_boilerplate']:11d} {100 * share:7.1f}% "
+              f"{row['bytes_removed_avg']:9.0f}  "
               f"{row['updated_at']}")
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Stream the pages to JSONL; pages never deduplicated get the extracted markdown as cleaned content."""
+    """Stream the pages to JSONL; a page never deduplicated gets its markdown as cleaned content."""
     if not _require_database(args.db):
         return 1
     db = open_database(args.db)

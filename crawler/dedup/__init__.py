@@ -1,4 +1,4 @@
-"""Cross-page boilerplate removal: blocks repeated on most of a domain's pages are dropped from its content.
+"""Cross-page boilerplate removal: blocks on most of a domain's pages are dropped from its content.
 
 The pure functions live in :mod:`crawler.dedup.blocks`; :mod:`crawler.dedup.store` applies them
 to a crawl database.

@@ -1,4 +1,4 @@
-"""Pure block fingerprinting: split content into blocks, hash them, find blocks repeated across a domain.
+"""Pure block fingerprinting: split content into blocks, hash them, find a domain's repeated ones.
 
 No database and no Scrapy here: strings in, hashes and cleaned strings out, so the same code
 serves the pipeline, the command line and the tests.
@@ -65,7 +65,7 @@ PageHtml = bytes | str | Callable[[], bytes | str] | None
 
 
 def split_into_blocks(content: str | None, min_block_chars: int = 50) -> list[str]:
-    """Blocks of ``content`` separated by blank lines, keeping those of at least ``min_block_chars``."""
+    """Blocks of ``content`` between blank lines, of at least ``min_block_chars`` characters."""
     if not content:
         return []
     return [block for block in _BLANK_LINE.split(content)[::2]
@@ -73,13 +73,13 @@ def split_into_blocks(content: str | None, min_block_chars: int = 50) -> list[st
 
 
 def hash_block(block: str) -> str:
-    """Whitespace- and case-insensitive identity of a block: SHA-256 truncated to 16 hex characters."""
+    """Whitespace- and case-insensitive identity of a block: SHA-256 cut to 16 hex characters."""
     text = _WHITESPACE.sub(" ", block).strip().lower()
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def normalise_block(block: str) -> str:
-    """Block text with markdown decoration dropped and volatile tokens (IDs, dates, counters) replaced."""
+    """Block text without markdown decoration, volatile tokens (IDs, dates, counters) replaced."""
     text = _MD_LINK.sub(r"\1", _MD_ESCAPE.sub("", block.lower()))
     text = _WHITESPACE.sub(" ", _MD_DECORATION.sub(" ", text))
     if _HAS_DIGIT.search(text):
@@ -107,7 +107,7 @@ def normalise_lines(lines: Iterable[str]) -> list[str]:
 
 
 def block_key(block: str, *, normalise: bool = True) -> str:
-    """Hash that decides whether two blocks are the same: of the normalised text, or the exact one."""
+    """Hash that decides whether two blocks are the same: of the normalised or the exact text."""
     return hash_block(normalise_block(block) if normalise else block)
 
 
@@ -157,7 +157,7 @@ class BlockCounter:
             self._short[key] = self._short.get(key, 0) + 1
 
     def add_page_lines(self, lines: Iterable[str]) -> None:
-        """Count the text lines of the same page's whole HTML (call once per page, after :meth:`add`)."""
+        """Count the text lines of the same page's whole HTML (once per page, after :meth:`add`)."""
         # Keys are Python's own string hashes: counted within one run only, never stored.
         keys: dict[int, str] = {}
         for text in normalise_lines(lines):
@@ -166,7 +166,7 @@ class BlockCounter:
         for key, text in keys.items():
             count = self._lines.get(key, 0) + 1
             self._lines[key] = count
-            if count == 2:  # keep the text only of lines seen twice: unique lines are most of a page
+            if count == 2:  # keep texts of lines seen twice only: unique lines are most of a page
                 self._line_texts[key] = text
 
     def fingerprint(self, *, threshold_pct: float = 0.7, min_pages: int = 5) -> DomainFingerprint:
@@ -235,7 +235,7 @@ def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_b
         return content, []
     parts = _BLANK_LINE.split(content)
     blocks = parts[::2]
-    # 1 = long boilerplate, 2 = short repeated block (removed only beside a removed block), 0 = keep.
+    # 1 = long boilerplate, 2 = short repeated block (goes only beside a removed block), 0 = keep.
     kinds: list[int] = []
     for block in blocks:
         size = len(block.strip())
@@ -273,8 +273,9 @@ class _PageLines:
     def __init__(self, lines: frozenset[str], min_chars: int,
                  page_html: PageHtml = None) -> None:
         self.all = lines
-        self.long = sorted((line for line in lines if len(line) >= min_chars), key=len, reverse=True)
-        self.short = sorted((line for line in lines if len(line) < min_chars), key=len, reverse=True)
+        by_length = sorted(lines, key=len, reverse=True)
+        self.long = [line for line in by_length if len(line) >= min_chars]
+        self.short = [line for line in by_length if len(line) < min_chars]
         self._page_html = page_html
         self._page_counts: Counter[str] | None = None
 

@@ -78,7 +78,7 @@ def _coerce(value: object, kind: type, name: str, bounds: tuple[float, float]) -
 
 def _check_range(name: str, value: float, bounds: tuple[float, float], *,
                  integer: bool = False, shown: object = None) -> None:
-    """Raise DedupConfigError unless ``low <= value <= high``, quoting ``shown`` (what the user gave)."""
+    """Raise DedupConfigError unless ``low <= value <= high``, quoting ``shown`` if given."""
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
             or not low <= value <= high or (integer and not float(value).is_integer()):

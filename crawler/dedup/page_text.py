@@ -1,4 +1,4 @@
-"""Text lines of a whole HTML page, one per block element, to see boilerplate the extractor only sometimes keeps.
+"""Text lines of a whole HTML page, one per block element, to find boilerplate in the page itself.
 
 A banner that the extractor drops on most pages but keeps on a few never reaches the threshold
 in the extracted content; on the whole page it is on every page. Pure: bytes in, strings out.
@@ -24,8 +24,8 @@ SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "head",
                        "textarea", "button", "iframe", "object"})
 
 # Regular expressions rather than a parser: the lines only need to be the same on every page,
-# and parsing every stored page with lxml cost about eight times more on the test sites.
-_SKIPPED = re.compile(r"<(%s)\b.*?</\1\s*>|<!--.*?-->" % "|".join(sorted(SKIP_TAGS)),
+# and parsing every stored page with lxml cost several times more on the test sites.
+_SKIPPED = re.compile(r"<({})\b.*?</\1\s*>|<!--.*?-->".format("|".join(sorted(SKIP_TAGS))),
                       re.IGNORECASE | re.DOTALL)
 _ANY_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>|<[^>]*>")
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")

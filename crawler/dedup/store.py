@@ -1,4 +1,4 @@
-"""The SQLite side of dedup: stream a domain's pages, store its fingerprint, write `cleaned_content`.
+"""The SQLite side of dedup: stream a domain's pages, store its fingerprint, write cleaned content.
 
 Pages are read twice in batches (count, then strip and write), so a domain of any size is
 analysed without holding its content in memory. Only `cleaned_content` and the
@@ -12,8 +12,8 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import partial
-from datetime import datetime, timezone
 from typing import Any
 
 import sqlite_utils
@@ -67,7 +67,8 @@ class DomainResult:
     @property
     def bytes_removed_avg(self) -> float:
         """Bytes removed per analysed page."""
-        return self.bytes_removed / self.fingerprint.pages_analyzed if self.fingerprint.pages_analyzed else 0.0
+        pages = self.fingerprint.pages_analyzed
+        return self.bytes_removed / pages if pages else 0.0
 
     @property
     def removed_share(self) -> float:
@@ -96,7 +97,7 @@ def dedup_database(db: sqlite_utils.Database, config: DedupConfig,
 
 def dedup_domain(db: sqlite_utils.Database, domain: str, config: DedupConfig,
                  batch_size: int = 500) -> DomainResult:
-    """Fingerprint all stored pages of ``domain``, write their cleaned content and the fingerprint row."""
+    """Fingerprint all stored pages of ``domain``; write their cleaned content, the fingerprint."""
     started = time.perf_counter()
     ensure_boilerplate_table(db)
     counter = BlockCounter(min_block_chars=config.min_block_chars, normalise=config.normalise)
@@ -137,8 +138,9 @@ def stored_stats(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     if not db[BOILERPLATE_TABLE].exists():
         return []
     columns = [c for c in BOILERPLATE_COLUMNS if c not in ("hashes", "short_hashes", "page_lines")]
-    sql = f"SELECT {', '.join(f'[{c}]' for c in columns)} FROM [{BOILERPLATE_TABLE}] ORDER BY domain"
-    return [dict(zip(columns, row)) for row in db.conn.execute(sql)]
+    names = ", ".join(f"[{c}]" for c in columns)
+    sql = f"SELECT {names} FROM [{BOILERPLATE_TABLE}] ORDER BY domain"
+    return [dict(zip(columns, row, strict=True)) for row in db.conn.execute(sql)]
 
 
 def load_fingerprint(db: sqlite_utils.Database, domain: str) -> DomainFingerprint | None:
@@ -162,7 +164,7 @@ def load_fingerprint(db: sqlite_utils.Database, domain: str) -> DomainFingerprin
 
 def _iter_batches(db: sqlite_utils.Database, domain: str,
                   batch_size: int) -> Iterator[list[tuple[str, str | None, bytes | None]]]:
-    """(url, content, raw_html) of ``domain`` in URL order, a batch at a time, no cursor left open between batches."""
+    """(url, content, raw_html) of ``domain`` by URL, a batch at a time, no cursor left open."""
     last = ""
     while True:
         batch = db.conn.execute(
@@ -174,11 +176,13 @@ def _iter_batches(db: sqlite_utils.Database, domain: str,
         last = batch[-1][0]
 
 
-def _store_fingerprint(db: sqlite_utils.Database, result: DomainResult, config: DedupConfig) -> None:
+def _store_fingerprint(db: sqlite_utils.Database, result: DomainResult,
+                       config: DedupConfig) -> None:
     """Upsert the domain's fingerprint row, keeping its first `created_at`."""
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    now = datetime.now(UTC).isoformat(timespec="seconds")
     previous = db.conn.execute(
-        f"SELECT created_at FROM [{BOILERPLATE_TABLE}] WHERE domain = ?", [result.domain]).fetchone()
+        f"SELECT created_at FROM [{BOILERPLATE_TABLE}] WHERE domain = ?",
+        [result.domain]).fetchone()
     fp = result.fingerprint
     row = {
         "domain": result.domain,

@@ -1,4 +1,4 @@
-"""DomainDedupPipeline: when the spider closes, remove blocks repeated across each crawled domain's pages.
+"""DomainDedupPipeline: when the spider closes, drop blocks repeated across each crawled domain.
 
 Items pass through untouched (boilerplate is only visible once a domain's pages are all in);
 in ``close_spider`` every domain seen is analysed over all its rows in the crawl database,
@@ -51,7 +51,7 @@ class DomainDedupPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DomainDedupPipeline:
-        """Read and validate the DOMAIN_DEDUP_* settings once; an invalid one stops the crawl at open."""
+        """Read and validate the DOMAIN_DEDUP_* settings once; a bad one stops the crawl at open."""
         settings = crawler.settings
         if not settings.getbool("DOMAIN_DEDUP_ENABLED", True):
             raise NotConfigured("DOMAIN_DEDUP_ENABLED is off")
@@ -70,7 +70,7 @@ class DomainDedupPipeline:
         return cls(crawler, DomainDedupSettings(db_path=Path(db_path), dedup=dedup))
 
     async def open_spider(self, spider: Spider | None = None) -> None:
-        """Stop the crawl before the first request when a setting was invalid (one log line, no traceback)."""
+        """Stop the crawl before any request when a setting was invalid (one line, no traceback)."""
         if self.startup_error:
             logger.error("Cannot start the crawl: %s", self.startup_error)
             self.stats.set_value("crawl/startup_error", self.startup_error)
