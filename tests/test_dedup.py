@@ -122,13 +122,14 @@ def test_cookie_banner_on_every_page_is_detected_and_stripped() -> None:
 # --- stripping -------------------------------------------------------------------------------
 
 def test_strip_removes_and_reports_exact_bytes() -> None:
-    content = f"Intro paragraph that is long enough to count as a block, really.\n\n{BANNER}\n\nEnd é."
+    intro = "Intro paragraph that is long enough to count as a block, really."
+    content = f"{intro}\n\n{BANNER}\n\nEnd é."
     cleaned, removed = strip_boilerplate(content, {hash_block(BANNER)})
-    assert cleaned == "Intro paragraph that is long enough to count as a block, really.\n\nEnd é."
+    assert cleaned == f"{intro}\n\nEnd é."
     assert removed == len(content.encode()) - len(cleaned.encode()) == len(BANNER.encode()) + 2
 
 
-@pytest.mark.parametrize("hashes", [set(), {hash_block("some other block of text, not on this page at all")}],
+@pytest.mark.parametrize("hashes", [set(), {hash_block("another block, not on this page at all")}],
                          ids=["empty-set", "unrelated-hash"])
 def test_strip_preserves_content_without_boilerplate(hashes: set[str]) -> None:
     content = f"{page(1)}\n\n\n\n   keep   \n\n{page(2)}\n"
@@ -160,7 +161,8 @@ def test_strip_takes_short_repeated_blocks_touching_boilerplate() -> None:
     cleaned, _ = strip_boilerplate(pages[0], fp)
     assert cleaned == f"{page(0)}\n\nAccept All"
     assert strip_boilerplate(pages[-1], fp)[0] == pages[-1]
-    assert removed_blocks(pages[0], fp) == ["## Cookie Settings", BANNER, "Accept All", "Reject All"]
+    expected = ["## Cookie Settings", BANNER, "Accept All", "Reject All"]
+    assert removed_blocks(pages[0], fp) == expected
 
 
 def test_paragraph_below_threshold_survives() -> None:

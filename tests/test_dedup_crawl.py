@@ -1,4 +1,4 @@
-"""Domain dedup end to end: real crawls of the test sites from 127.0.0.1, then cleaned_content checked against truth."""
+"""Domain dedup end to end: crawls of the test sites on 127.0.0.1, cleaned content vs truth."""
 
 from __future__ import annotations
 
@@ -115,7 +115,8 @@ def test_dedup_removes_no_main_text(site_crawl, site: str) -> None:
 def test_cleaned_content_matches_truth_main_text(site_crawl, site: str) -> None:
     pages = pages_by_path(site_crawl(site))
     truth = truth_rows(site)
-    scores = [word_f1(pages[path]["cleaned_content"], row["main_text"]) for path, row in truth.items()]
+    scores = [word_f1(pages[path]["cleaned_content"], row["main_text"])
+              for path, row in truth.items()]
     assert sum(scores) / len(scores) >= F1_TARGET
 
 
@@ -160,7 +161,8 @@ def write_chain_site(root: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def chain_crawls(server_for, tmp_path_factory: pytest.TempPathFactory) -> tuple[CrawlResult, CrawlResult]:
+def chain_crawls(server_for, tmp_path_factory: pytest.TempPathFactory,
+                 ) -> tuple[CrawlResult, CrawlResult]:
     """First crawl p0..p3 (too few pages to judge), then p4..p9 into the same database."""
     root = tmp_path_factory.mktemp("chain-site")
     write_chain_site(root)
