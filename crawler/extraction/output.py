@@ -60,6 +60,7 @@ _MD_SPECIAL = re.compile(r"[\\`*\[\]]")
 _MD_ESCAPE = re.compile(r"([\\`*\[\]])")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _PERMALINK = re.compile(r"^\s*[¶#§🔗]?\s*$")
+_PLAIN_ABSOLUTE = re.compile(r"https?://[^\s\x00-\x1f\x7f\\]+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
 
 
@@ -77,6 +78,8 @@ def safe_url(value: str | None, base_url: str) -> str | None:
     if not value:
         return None
     value = value.strip()
+    if _PLAIN_ABSOLUTE.match(value):
+        return value  # already absolute http(s) without whitespace or control characters
     probe = _CONTROL.sub("", value).lower()
     if not probe or probe.startswith(("javascript:", "vbscript:", "data:")):
         return None
@@ -90,12 +93,30 @@ def safe_url(value: str | None, base_url: str) -> str | None:
     return absolute
 
 
-def sanitize_html(html: str, base_url: str) -> str:
+class _UrlResolver:
+    """``safe_url`` against one base URL, memoised for the links of one page."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.cache: dict[str, str | None] = {}
+
+    def __call__(self, value: str | None) -> str | None:
+        if not value:
+            return None
+        try:
+            return self.cache[value]
+        except KeyError:
+            result = self.cache[value] = safe_url(value, self.base_url)
+            return result
+
+
+def sanitize_html(html: str, base_url: str, resolve: _UrlResolver | None = None) -> str:
     """Allow-list sanitising with nh3: structural tags only, safe absolute URLs, ``rel=nofollow``."""
+    resolve = resolve or _UrlResolver(base_url)
 
     def attribute_filter(tag: str, attr: str, value: str) -> str | None:
         if attr in _URL_ATTRIBUTES:
-            return safe_url(value, base_url)
+            return resolve(value)
         return value
 
     return nh3.clean(
@@ -165,9 +186,10 @@ def _code_language(pre: HtmlElement) -> str:
 class _Renderer:
     """One walk over the element tree producing Markdown (``markdown=True``) or plain text."""
 
-    def __init__(self, base_url: str, markdown: bool) -> None:
+    def __init__(self, base_url: str, markdown: bool, resolve: _UrlResolver | None = None) -> None:
         self.base_url = base_url
         self.md = markdown
+        self.resolve = resolve or _UrlResolver(base_url)
 
     # ---- blocks
     def blocks(self, el: HtmlElement) -> list[str]:
@@ -193,8 +215,11 @@ class _Renderer:
         """Turn the pending inline pieces into a paragraph block."""
         if buf:
             text = "".join(buf)
-            lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
-            para = ("  \n" if self.md else "\n").join(line for line in lines if line)
+            if "\n" in text:
+                lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+                para = ("  \n" if self.md else "\n").join(line for line in lines if line)
+            else:
+                para = _SPACES.sub(" ", text).strip()
             if para:
                 out.append(para)
             buf.clear()
@@ -347,7 +372,7 @@ class _Renderer:
         if tag == "img":
             if not self.md:
                 return ""
-            src = safe_url(el.get("src"), self.base_url)
+            src = self.resolve(el.get("src"))
             if not src:
                 return ""
             alt = _WS.sub(" ", el.get("alt") or "").strip().replace("[", "").replace("]", "")
@@ -365,7 +390,7 @@ class _Renderer:
         if not self.md:
             return content
         if tag == "a":
-            href = safe_url(el.get("href"), self.base_url)
+            href = self.resolve(el.get("href"))
             label = content.strip()
             if not href or not label or href.startswith("#"):
                 return content
@@ -432,8 +457,9 @@ def render_content(element: HtmlElement | None, base_url: str) -> RenderedConten
     """Sanitised HTML, Markdown and plain text of the chosen content element."""
     if element is None or not isinstance(element.tag, str):
         return RenderedContent("", "", "")
-    html = sanitize_html(_html_source(element), base_url).strip()
-    root_blocks_md = _Renderer(base_url, markdown=True).block(element) if not _skip(element) else []
+    resolve = _UrlResolver(base_url)
+    html = sanitize_html(_html_source(element), base_url, resolve).strip()
+    root_blocks_md = _Renderer(base_url, markdown=True, resolve=resolve).block(element) if not _skip(element) else []
     root_blocks_txt = _Renderer(base_url, markdown=False).block(element) if not _skip(element) else []
     markdown = _document_text(root_blocks_md)
     text = _document_text(root_blocks_txt)
