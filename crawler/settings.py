@@ -94,6 +94,9 @@ DOMAIN_DEDUP_ENABLED = True
 DOMAIN_DEDUP_THRESHOLD_PCT = 0.7
 DOMAIN_DEDUP_MIN_PAGES = 5
 DOMAIN_DEDUP_MIN_BLOCK_CHARS = 50
+# Compare blocks with IDs, dates and counters replaced; also count the lines of each whole page.
+DOMAIN_DEDUP_NORMALISE = True
+DOMAIN_DEDUP_WHOLE_PAGE = True
 
 # Where to write the final stats as JSON when the crawl ends (empty: nowhere).
 CRAWL_STATS_PATH = ""

@@ -220,3 +220,10 @@ def test_export_before_dedup_says_so(crawl_db: Path, tmp_path: Path,
     assert "3 pages had no cleaned content yet" in capsys.readouterr().err
     items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [i["cleaned_content"] == i["content_markdown"] for i in items] == [True, True, True]
+
+
+@pytest.mark.parametrize(("flags", "blocks"), [([], "1"), (["--exact"], "0")])
+def test_exact_comparison_misses_a_banner_with_per_page_ids(
+        crawl_db: Path, capsys: pytest.CaptureFixture[str], flags: list[str], blocks: str) -> None:
+    assert main(["dedup", str(crawl_db), "--domain", "docs.example", *flags]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[:3] == ["docs.example", "12", blocks]

@@ -42,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="shortest block counted (10-500, default %(default)s)")
     dedup.add_argument("--exact", action="store_true",
                        help="compare blocks exactly, without replacing IDs, dates and counters")
+    dedup.add_argument("--no-whole-page", action="store_true",
+                       help="count only the extracted content, not the lines of each whole page")
     dedup.set_defaults(func=run_dedup)
 
     stats = subparsers.add_parser("dedup-stats", help="print the stored boilerplate statistics",
@@ -74,6 +76,7 @@ def run_dedup(args: argparse.Namespace) -> int:
         config = DedupConfig.from_values(
             threshold_pct=args.threshold_pct, min_pages=args.min_pages,
             min_block_chars=args.min_block_chars, normalise=not args.exact,
+            whole_page=not args.no_whole_page,
             names={"threshold_pct": "--threshold-pct", "min_pages": "--min-pages",
                    "min_block_chars": "--min-block-chars"})
     except DedupConfigError as exc:

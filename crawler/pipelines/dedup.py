@@ -64,6 +64,7 @@ class DomainDedupPipeline:
                 min_pages=settings.get("DOMAIN_DEDUP_MIN_PAGES", 5),
                 min_block_chars=settings.get("DOMAIN_DEDUP_MIN_BLOCK_CHARS", 50),
                 normalise=settings.getbool("DOMAIN_DEDUP_NORMALISE", True),
+                whole_page=settings.getbool("DOMAIN_DEDUP_WHOLE_PAGE", True),
                 names=SETTING_NAMES)
         except DedupConfigError as exc:
             return cls(crawler, None, startup_error=str(exc))
