@@ -32,7 +32,8 @@ def rules_packages() -> dict[str, str]:
         relative = folder.relative_to(ROOT / RULES_DIR)
         if any(part.startswith((".", "__")) for part in relative.parts):
             continue
-        mapping["crawler.site_rules." + ".".join(relative.parts)] = f"{RULES_DIR}/{relative.as_posix()}"
+        package = "crawler.site_rules." + ".".join(relative.parts)
+        mapping[package] = f"{RULES_DIR}/{relative.as_posix()}"
     return mapping
 
 
@@ -41,7 +42,7 @@ RULES = rules_packages()
 setup(
     name="crawler-extract",
     version=project_version(),
-    description="A Scrapy crawler that fetches a whole domain and extracts each page's main content.",
+    description="A Scrapy crawler that fetches a domain and extracts each page's main content.",
     packages=find_packages(include=["crawler", "crawler.*"]) + list(RULES),
     package_dir=RULES,
     package_data={name: ["*"] for name in RULES},

@@ -130,8 +130,9 @@ def redis_memory_per_url(redis: RedisServer, urls: int, origin: str) -> tuple[fl
     before = client.info("memory")["used_memory"]
     batch = 1000
     for start in range(0, urls, batch):
-        fingerprints = [fingerprinter.fingerprint(Request(f"{origin}/notes/{n // 100}/page-{n}.html"))
-                        .hex() for n in range(start, min(start + batch, urls))]
+        fingerprints = [
+            fingerprinter.fingerprint(Request(f"{origin}/notes/{n // 100}/page-{n}.html")).hex()
+            for n in range(start, min(start + batch, urls))]
         client.sadd("domain:dupefilter", *fingerprints)
     seen = (client.info("memory")["used_memory"] - before) / urls
     assert client.scard("domain:dupefilter") == urls

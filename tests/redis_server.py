@@ -1,4 +1,4 @@
-"""A throw-away ``redis-server`` on 127.0.0.1 (free port, no persistence) for tests and benchmarks."""
+"""A throw-away ``redis-server`` on 127.0.0.1 (free port, no persistence) for tests."""
 
 from __future__ import annotations
 

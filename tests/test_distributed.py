@@ -1,4 +1,4 @@
-"""Distributed crawl on scrapy-redis with a real redis-server: two workers, one frontier, then merge."""
+"""Distributed crawl on scrapy-redis with a real redis-server: workers, one frontier, merge."""
 
 from __future__ import annotations
 
@@ -157,7 +157,8 @@ def test_redis_clear_refuses_while_requests_are_queued(redis_server: RedisServer
 @pytest.mark.parametrize("settings, sentence", [
     ({"REDIS_URL": "http://127.0.0.1:6379/0"},
      "REDIS_URL='http://127.0.0.1:6379/0': expected redis://HOST:PORT/DB"),
-    ({"REDIS_URL": "redis://127.0.0.1:{closed_port}/0"}, "cannot reach Redis at redis://127.0.0.1:"),
+    ({"REDIS_URL": "redis://127.0.0.1:{closed_port}/0"},
+     "cannot reach Redis at redis://127.0.0.1:"),
     ({"REDIS_URL": "redis://127.0.0.1:{closed_port}/0", "REDIS_IDLE_TIMEOUT": "soon"},
      "REDIS_IDLE_TIMEOUT='soon': expected a number of seconds"),
 ])

@@ -1,4 +1,4 @@
-"""``python -m crawler merge``: shards upserted by URL (newest fetch wins), then dedup on the result."""
+"""``python -m crawler merge``: shards upserted by URL (newest fetch wins), then dedup."""
 
 from __future__ import annotations
 
@@ -71,7 +71,8 @@ def shards(tmp_path: Path) -> list[Path]:
     one = write_shard(tmp_path / "shard-1.db", [
         page(f"/p{n}", "2026-11-20T10:00:00+00:00", unique_body(n)) for n in range(6)])
     two = write_shard(tmp_path / "shard-2.db", [
-        page(f"/p{n}", "2026-11-20T11:00:00+00:00", unique_body(n, "second")) for n in range(4, 10)])
+        page(f"/p{n}", "2026-11-20T11:00:00+00:00", unique_body(n, "second"))
+        for n in range(4, 10)])
     three = write_shard(tmp_path / "shard-3.db", [
         page("/p9", "2026-11-20T09:00:00+00:00", unique_body(9, "stale"))])
     return [one, two, three]

@@ -1,4 +1,4 @@
-"""Deploy on a real Scrapyd with scrapyd-deploy, schedule a crawl over its HTTP API, check its outputs."""
+"""Deploy to a real Scrapyd with scrapyd-deploy, schedule a crawl over HTTP, check its outputs."""
 
 from __future__ import annotations
 

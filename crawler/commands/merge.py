@@ -143,7 +143,8 @@ def _merge_one(db: sqlite_utils.Database, shard: Path) -> ShardResult:
                 f"INSERT INTO main.[{PAGES_TABLE}] ({names}) "
                 f"SELECT {names} FROM {SHARD_ALIAS}.[{PAGES_TABLE}] WHERE url IS NOT NULL "
                 f"ON CONFLICT(url) DO UPDATE SET {updates} "
-                f"WHERE excluded.fetched_at IS NOT NULL AND (main.[{PAGES_TABLE}].fetched_at IS NULL "
+                f"WHERE excluded.fetched_at IS NOT NULL "
+                f"AND (main.[{PAGES_TABLE}].fetched_at IS NULL "
                 f"OR excluded.fetched_at > main.[{PAGES_TABLE}].fetched_at)")
             changed = cursor.rowcount
         inserted = db[PAGES_TABLE].count - before

@@ -1,4 +1,4 @@
-"""Add-on that turns a crawl into a worker of a shared scrapy-redis frontier when REDIS_URL is set."""
+"""Add-on: with REDIS_URL set, a crawl becomes one worker of a shared scrapy-redis frontier."""
 
 from __future__ import annotations
 
