@@ -62,7 +62,8 @@ CASES = [
     Case("repeated path segments", {"trap/repeated_segments": 1}, "Spider trap (repeated_segments)",
          stored=("/rep/a/a/a/",), not_stored=("/rep/a/a/a/a/",)),
     Case("ever-longer URL", {"urllength/request_ignored_count": 1}, "Ignoring link (url length"),
-    Case("session ids in URLs", {"trap/session_id_stripped": 3}, "Stripped a session id from a link",
+    Case("session ids in URLs", {"trap/session_id_stripped": 3},
+         "Stripped a session id from a link",
          stored=("/session/item?id=1", "/session/item?id=2", "/session/item?id=3")),
     Case("404", {"errors/http_404": 1}, "/status/404: HTTP 404", not_stored=("/status/404",)),
     Case("410", {"errors/http_410": 1}, "/status/410: HTTP 410", not_stored=("/status/410",)),
@@ -175,7 +176,8 @@ def test_retry_after_is_waited_out(full_crawl, hostile_server) -> None:
 
 @pytest.mark.parametrize("charset", sorted(pages.CHARSET_TEXTS))
 @pytest.mark.parametrize("mode", pages.CHARSET_MODES)
-def test_stored_text_is_right_in_every_charset(charset: str, mode: str, full_crawl, hostile_server) -> None:
+def test_stored_text_is_right_in_every_charset(charset: str, mode: str, full_crawl,
+                                               hostile_server) -> None:
     url = f"{hostile_server.base}/charset/{charset}/{mode}"
     rows = [r for r in full_crawl.rows("url, content_text") if r["url"] == url]
     assert rows, f"{url} not stored"
@@ -248,7 +250,8 @@ def test_crawled_xss_page_is_stored_safe(full_crawl, hostile_server) -> None:
 #: Payloads an HTML parser turns inert inside a fragment: ``<scr<script>`` is an element named
 #: "scr<script", and a ``<body>`` start tag inside a fragment is dropped. They matter only if a
 #: sanitiser reassembles them, which the per-payload test below would then catch.
-INERT_IN_FRAGMENTS = {"<scr<script>ipt>alert('nested')</scr</script>ipt>", "<body onload=alert('body')>"}
+INERT_IN_FRAGMENTS = {"<scr<script>ipt>alert('nested')</scr</script>ipt>",
+                      "<body onload=alert('body')>"}
 
 
 def test_safety_check_flags_every_raw_payload() -> None:
@@ -356,7 +359,8 @@ def test_guard_can_be_turned_off(hostile_server, tmp_path) -> None:
     assert guarded.returncode == unguarded.returncode == 0
     assert guarded.stats["internal_address/refused"] == 2  # 10.255.255.1 and [::1] at scheduling
     assert "internal_address/refused" not in unguarded.stats
-    assert "Disabled crawler.middlewares.internal_addresses.InternalAddressMiddleware" in unguarded.log
+    disabled = "Disabled crawler.middlewares.internal_addresses.InternalAddressMiddleware"
+    assert disabled in unguarded.log
     # With the guard off the redirects reach the next filter (the crawl's scope) instead.
     assert unguarded.stats["offsite/filtered"] >= 3
 
@@ -383,7 +387,8 @@ def test_kill_9_and_restart_loses_no_page_and_duplicates_no_row(tmp_path) -> Non
     try:
         start = f"{server.base}/site/0"
         args = {"render": "never", "sitemaps": "false"}
-        settings = {**FAST, "TRAP_MAX_PER_PATTERN": 0, "JOBDIR": str(tmp_path / "job"), "CONCURRENT_REQUESTS": 4}
+        settings = {**FAST, "TRAP_MAX_PER_PATTERN": 0, "JOBDIR": str(tmp_path / "job"),
+                    "CONCURRENT_REQUESTS": 4}
         command = crawl_command(start, tmp_path, spider_args=args, settings=settings,
                                 feed_name="first.jsonl")
         process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL,
@@ -419,7 +424,8 @@ def test_clean_restart_resumes_without_discarding_state(tmp_path) -> None:
         settings = {**FAST, "TRAP_MAX_PER_PATTERN": 0, "JOBDIR": str(tmp_path / "job")}
         args = {"render": "never", "sitemaps": "false"}
         first = run_crawl(start, tmp_path, spider_args=args, settings=settings, feed_name="a.jsonl")
-        second = run_crawl(start, tmp_path, spider_args=args, settings=settings, feed_name="b.jsonl")
+        second = run_crawl(start, tmp_path, spider_args=args, settings=settings,
+                           feed_name="b.jsonl")
         assert first.returncode == second.returncode == 0
         assert "jobdir/unclean_restart" not in second.stats
         assert "Resuming the crawl in JOBDIR" in second.log
@@ -428,7 +434,7 @@ def test_clean_restart_resumes_without_discarding_state(tmp_path) -> None:
         server.stop()
 
 
-# -- pure rules --------------------------------------------------------------------------------------
+# -- pure rules ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("url", "expected"), [
     ("http://h/item?PHPSESSID=abc&id=1", "http://h/item?id=1"),

@@ -29,7 +29,7 @@ REQUEST_STATE = ("requests.seen", "requests.queue")
 
 
 class ResumeGuard:
-    """Extension: discards a killed JOBDIR crawl's request state so the restart re-discovers every page."""
+    """Extension: drops a killed JOBDIR crawl's request state so a restart finds every page."""
 
     def __init__(self, crawler: Crawler, jobdir: Path) -> None:
         self.stats = crawler.stats
@@ -40,7 +40,7 @@ class ResumeGuard:
         """Check the JOBDIR now, before the scheduler opens it; NotConfigured without JOBDIR."""
         path = job_dir(crawler.settings)
         if not path or not crawler.settings.getbool("RESUME_GUARD_ENABLED", True):
-            raise NotConfigured("no JOBDIR")
+            raise NotConfigured  # no message: Scrapy would log it as a warning on every crawl
         extension = cls(crawler, Path(path))
         extension.prepare()
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)

@@ -22,7 +22,12 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response, TextResponse
-from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom, resolve_encoding
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    http_content_type_encoding,
+    read_bom,
+    resolve_encoding,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +38,7 @@ PERMISSIVE_CHARSETS = frozenset({"cp1252", "latin_1", "iso8859_15", "iso8859_1",
 
 
 def codec_name(label: str | None) -> str | None:
-    """Python's canonical codec name for a charset label (WHATWG aliases applied), None if unknown."""
+    """Python's codec name for a charset label (WHATWG aliases applied), None if unknown."""
     if not label:
         return None
     resolved = resolve_encoding(label) or label
@@ -108,7 +113,7 @@ def _decodes_but_cut(sample: bytes, codec: str) -> bool:
 
 
 class CharsetMiddleware:
-    """Downloader middleware: sets the response encoding when the declared one is missing or wrong."""
+    """Downloader middleware: sets the response encoding when the declared one is missing/wrong."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.stats = crawler.stats
@@ -135,13 +140,15 @@ class CharsetMiddleware:
             if body.isascii() or decodes(body, "utf-8"):
                 return response  # Scrapy's own fallback handles these
             return self._use(response, detect(body), "detected",
-                             f"no charset declared ({label!r} unknown)" if label else "no charset declared")
+                             f"no charset declared ({label!r} unknown)" if label
+                             else "no charset declared")
         if decodes(body, declared):
             if declared in PERMISSIVE_CHARSETS and not body.isascii() and decodes(body, "utf-8"):
                 return self._use(response, "utf_8", "corrected",
                                  f"declared {label} but the body is valid UTF-8")
             return response
-        return self._use(response, detect(body), "corrected", f"declared {label} does not decode the body")
+        return self._use(response, detect(body), "corrected",
+                         f"declared {label} does not decode the body")
 
     def _use(self, response: Response, codec: str | None, outcome: str, why: str) -> Response:
         """Set the encoding (counted and logged), or keep Scrapy's when nothing fits."""

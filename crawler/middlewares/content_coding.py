@@ -41,7 +41,7 @@ def decoding_state(body: bytes, coding: bytes, *, probe: int = 64 * 1024) -> str
 
 
 class ContentCodingCheckMiddleware:
-    """Downloader middleware (before decompression): drops and counts undecodable gzip/deflate bodies."""
+    """Downloader middleware (before decompression): drops and counts undecodable bodies."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.stats = crawler.stats

@@ -39,7 +39,7 @@ EXTRA_BLOCKED_NETWORKS = tuple(ipaddress.ip_network(n) for n in (
 
 
 def is_internal(address: IPAddress) -> bool:
-    """True for loopback, private, link-local, unspecified, reserved, multicast and metadata addresses."""
+    """True for loopback, private, link-local, unspecified, reserved, multicast, metadata."""
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
         address = address.ipv4_mapped
     return (address.is_loopback or address.is_private or address.is_link_local
@@ -74,7 +74,7 @@ class InternalAddressConfig:
 
 
 class InternalAddressMiddleware:
-    """Downloader middleware: a request whose host is (or resolves to) an internal address is refused."""
+    """Downloader middleware: refuses requests to hosts that are or resolve to internal IPs."""
 
     def __init__(self, crawler: Crawler, config: InternalAddressConfig) -> None:
         self.crawler = crawler
@@ -144,7 +144,8 @@ class InternalAddressMiddleware:
         origin = (request.meta.get("redirect_urls") or [None])[0]
         logger.warning("Refused %s: host %s is an internal address (%s)%s; "
                        "set ALLOW_INTERNAL_ADDRESSES=True to crawl it",
-                       request.url, host, internal[0], f", redirected from {origin}" if origin else "")
+                       request.url, host, internal[0],
+                       f", redirected from {origin}" if origin else "")
         raise IgnoreRequest(f"internal address {internal[0]}")
 
     async def _addresses(self, host: str) -> list[IPAddress]:

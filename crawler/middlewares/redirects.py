@@ -34,7 +34,8 @@ class LoopAwareRedirectMiddleware(RedirectMiddleware):
             if "max redirections" in str(exc):
                 self.crawler.stats.inc_value("redirect/max_reached")
                 first = (request.meta.get("redirect_urls") or [request.url])[0]
-                logger.warning("Redirect chain too long: %s redirected %d times (REDIRECT_MAX_TIMES "
+                logger.warning("Redirect chain too long: %s redirected %d times "
+                               "(REDIRECT_MAX_TIMES "
                                "%d); gave up at %s", first, request.meta.get("redirect_times", 0),
                                self.max_redirect_times, request.url)
             raise
@@ -43,7 +44,8 @@ class LoopAwareRedirectMiddleware(RedirectMiddleware):
             target = canonicalize_url(result.url)
             if any(canonicalize_url(url) == target for url in chain):
                 self.crawler.stats.inc_value("redirect/loop")
-                logger.warning("Redirect loop: %s -> %s; not followed", " -> ".join(chain), result.url)
+                logger.warning("Redirect loop: %s -> %s; not followed", " -> ".join(chain),
+                               result.url)
                 raise IgnoreRequest("redirect loop")
             if urlsplit(result.url).hostname != urlsplit(request.url).hostname:
                 self.crawler.stats.inc_value("redirect/other_host")

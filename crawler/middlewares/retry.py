@@ -32,7 +32,7 @@ RETRY_AFTER_STATUSES = frozenset({429, 503})
 
 
 def parse_retry_after(value: str | bytes | None, *, now: float | None = None) -> float | None:
-    """Seconds a ``Retry-After`` header asks to wait (delta-seconds or HTTP-date), None if unusable."""
+    """Seconds a ``Retry-After`` header asks to wait (seconds or HTTP-date); None if unusable."""
     if value is None:
         return None
     text = value.decode("latin-1") if isinstance(value, bytes) else value
@@ -63,12 +63,13 @@ class BackoffConfig:
                      maximum=settings.getfloat("RETRY_BACKOFF_MAX", 60.0),
                      retry_after_max=settings.getfloat("RETRY_AFTER_MAX", 120.0))
         if config.base < 0 or config.maximum < 0 or config.retry_after_max < 0:
-            raise ValueError("RETRY_BACKOFF_BASE, RETRY_BACKOFF_MAX and RETRY_AFTER_MAX must be >= 0")
+            raise ValueError("RETRY_BACKOFF_BASE, RETRY_BACKOFF_MAX and RETRY_AFTER_MAX "
+                             "must be >= 0")
         return config
 
 
 class BackoffRetryMiddleware(RetryMiddleware):
-    """RetryMiddleware that waits before each retry: Retry-After when the server gives one, else backoff."""
+    """RetryMiddleware that waits before each retry: the server's Retry-After, else backoff."""
 
     def __init__(self, settings, backoff: BackoffConfig) -> None:  # noqa: ANN001 - Scrapy Settings
         super().__init__(settings)
@@ -109,7 +110,8 @@ class BackoffRetryMiddleware(RetryMiddleware):
                        if response.status in RETRY_AFTER_STATUSES else None)
         if retry_after is not None and retry_after > self.backoff.retry_after_max:
             self.crawler.stats.inc_value("retry/retry_after_too_long")
-            logger.warning("Giving up %s: HTTP %d asks to retry after %.0f s > RETRY_AFTER_MAX %.0f s",
+            logger.warning("Giving up %s: HTTP %d asks to retry after %.0f s > "
+                           "RETRY_AFTER_MAX %.0f s",
                            request.url, response.status, retry_after, self.backoff.retry_after_max)
             return response
         if retry_after is not None:

@@ -61,9 +61,10 @@ def strip_session_ids(url: str) -> str:
 
 
 def url_pattern(url: str) -> str:
-    """The URL with every run of digits abstracted and query keys sorted: one pattern per template."""
+    """The URL with digit runs abstracted and query keys sorted: one pattern per template."""
     parts = urlsplit(url)
-    keys = sorted(f"{k}={_DIGITS.sub('#', v)}" for k, v in parse_qsl(parts.query, keep_blank_values=True))
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    keys = sorted(f"{k}={_DIGITS.sub('#', v)}" for k, v in pairs)
     return f"{parts.netloc}{_DIGITS.sub('#', parts.path)}?{'&'.join(keys)}"
 
 
@@ -98,7 +99,7 @@ class TrapConfig:
 
 
 class TrapMiddleware:
-    """Spider middleware: drops (or, for session ids, rewrites) followed links that look like traps."""
+    """Spider middleware: drops (or, for session ids, rewrites) links that look like traps."""
 
     def __init__(self, crawler: Crawler, config: TrapConfig) -> None:
         self.stats = crawler.stats
@@ -150,13 +151,16 @@ class TrapMiddleware:
             repeats = max_segment_repeats(url)
             if repeats > cfg.max_segment_repeats:
                 return self._drop("repeated_segments", url,
-                                  f"a path segment repeats {repeats} times > {cfg.max_segment_repeats}")
+                                  f"a path segment repeats {repeats} times > "
+                                  f"{cfg.max_segment_repeats}")
         pattern = url_pattern(url)
-        parent_pattern, parent_depth = response.meta.get(PATTERN_META, (url_pattern(response.url), 0))
+        parent_pattern, parent_depth = response.meta.get(PATTERN_META,
+                                                         (url_pattern(response.url), 0))
         depth = parent_depth + 1 if pattern == parent_pattern else 0
         if cfg.max_pattern_depth and depth > cfg.max_pattern_depth:
             return self._drop("pattern_depth", url,
-                              f"{depth} same-pattern links in a row > {cfg.max_pattern_depth} ({pattern})")
+                              f"{depth} same-pattern links in a row > "
+                              f"{cfg.max_pattern_depth} ({pattern})")
         if cfg.max_per_pattern:
             seen = self._per_pattern.setdefault(pattern, set())
             if url not in seen:
@@ -168,7 +172,7 @@ class TrapMiddleware:
         return request
 
     def _drop(self, rule: str, url: str, why: str) -> None:
-        """Count a dropped link; log the first drop per rule and pattern at INFO, the rest at DEBUG."""
+        """Count a dropped link; the first per rule and pattern logs at INFO, the rest at DEBUG."""
         self.stats.inc_value(f"trap/{rule}")
         key = (rule, url_pattern(url) if rule.startswith("pattern") else urlsplit(url).netloc)
         level = logging.DEBUG if key in self._logged else logging.INFO

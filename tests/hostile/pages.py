@@ -1,4 +1,4 @@
-"""Bodies the hostile server serves: articles, charset samples, malformed HTML, binary files, XSS pages."""
+"""Bodies the hostile server serves: articles, charsets, malformed HTML, binaries, XSS pages."""
 
 from __future__ import annotations
 

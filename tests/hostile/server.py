@@ -36,7 +36,7 @@ class Hit:
 
 
 class HostileServer(ThreadingHTTPServer):
-    """Threaded server whose handler dispatches on path; keeps a log of every request it received."""
+    """Threaded server dispatching on path; keeps a log of every request it received."""
 
     daemon_threads = True
     block_on_close = False
@@ -106,7 +106,8 @@ class HostileHandler(BaseHTTPRequestHandler):
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def send(self, status: int, body: bytes | str = b"", content_type: str = "text/html; charset=utf-8",
+    def send(self, status: int, body: bytes | str = b"",
+             content_type: str = "text/html; charset=utf-8",
              headers: dict[str, str] | None = None) -> None:
         """Send a complete response with a Content-Length."""
         if isinstance(body, str):
@@ -185,17 +186,20 @@ class HostileHandler(BaseHTTPRequestHandler):
         next_y, next_m = (year, month + 1) if month < 12 else (year + 1, 1)
         links = [f"/cal/{prev_y}/{prev_m:02d}", f"/cal/{next_y}/{next_m:02d}"]
         self.send(200, pages.article(f"Calendar {year}-{month:02d}",
-                                     [f"Events of {year}-{month:02d}. " + pages.FILLER], links=links))
+                                     [f"Events of {year}-{month:02d}. " + pages.FILLER],
+                                     links=links))
 
     def pagination(self, rest: str, query: dict, count: int) -> None:
         """``/list?page=N`` links page N+1, forever."""
         page = int((query.get("page") or ["1"])[0])
-        self.send(200, pages.article(f"List page {page}", [f"Items of page {page}. " + pages.FILLER],
+        self.send(200, pages.article(f"List page {page}",
+                                     [f"Items of page {page}. " + pages.FILLER],
                                      links=[f"/list?page={page + 1}"]))
 
     def repeated(self, rest: str, query: dict, count: int) -> None:
         """A relative link ``a/`` that makes ``/rep/a/a/a/...`` forever."""
-        self.send(200, pages.article(f"Repeated {rest}", [f"Depth {rest.count('a/')}. " + pages.FILLER],
+        self.send(200, pages.article(f"Repeated {rest}",
+                                     [f"Depth {rest.count('a/')}. " + pages.FILLER],
                                      links=["a/"]))
 
     def grow(self, rest: str, query: dict, count: int) -> None:
@@ -325,7 +329,7 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.send(200, pages.control_page(f"group {rest}", links=[*links, "/ok/1"]))
 
     def site(self, rest: str, query: dict, count: int) -> None:
-        """``/site/N``: a tree of ``site_pages`` pages, ``site_fanout`` children each (for kill-and-resume)."""
+        """``/site/N``: a tree of ``site_pages`` pages, ``site_fanout`` children each."""
         n = int(rest or 0)
         if self.server.site_delay:
             time.sleep(self.server.site_delay)
