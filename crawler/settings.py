@@ -74,6 +74,7 @@ EXTRACTION_TIMEOUT = 30.0
 # Distributed crawl: with -s REDIS_URL=redis://HOST:PORT/DB, workers share one scrapy-redis
 # frontier (scheduler queue + dupefilter); without REDIS_URL the add-on does nothing.
 ADDONS = {
+    "crawler.feeds.DefaultFeed": 0,
     "crawler.distributed.addon.RedisFrontier": 0,
 }
 REDIS_URL = None
@@ -104,10 +105,9 @@ CRAWL_STATS_PATH = ""
 # SQLite database of crawled pages (table `pages`, keyed by URL).
 SQLITE_PATH = "output/crawl.db"
 
-# One JSONL feed per crawl in output/; `-o/-O FILE` on the command line replaces it.
-FEEDS = {
-    "output/%(name)s-%(time)s.jsonl": {"format": "jsonlines", "encoding": "utf8"},
-}
+# One JSONL feed per crawl in output/ (added by the DefaultFeed add-on only when no feed is
+# configured, so `-o/-O FILE` on the command line replaces it). Empty: no default feed.
+DEFAULT_FEED_URI = "output/%(name)s-%(time)s.jsonl"
 FEED_EXPORT_FIELDS = FEED_FIELDS
 FEED_EXPORT_ENCODING = "utf-8"
 

@@ -142,10 +142,14 @@ class CrawlResult:
 
 def crawl_command(start: str, workdir: Path, *, spider_args: dict[str, Any] | None = None,
                   settings: dict[str, Any] | None = None, feed_name: str = "items.jsonl",
-                  db_name: str = "crawl.db") -> list[str]:
-    """The ``scrapy crawl domain`` command line a test runs (quiet, unthrottled, local)."""
-    command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a", f"start={start}",
-               "-O", str(workdir / feed_name)]
+                  db_name: str = "crawl.db", overwrite_feed: bool = True) -> list[str]:
+    """The ``scrapy crawl domain`` command line a test runs (quiet, unthrottled, local).
+
+    With ``overwrite_feed`` false there is no ``-O``: the project's default feed applies.
+    """
+    command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a", f"start={start}"]
+    if overwrite_feed:
+        command += ["-O", str(workdir / feed_name)]
     for name, value in (spider_args or {}).items():
         command += ["-a", f"{name}={value}"]
     merged = {

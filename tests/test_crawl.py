@@ -231,3 +231,21 @@ def test_jobdir_pause_and_resume_store_every_page_exactly_once(serve_site,
     assert len(second.rows("url")) == len(expected)
     fetched = server.request_counts()
     assert all(fetched[p] == 1 for p in expected), "a page was fetched twice"
+
+
+@pytest.mark.parametrize("overwrite_feed", [True, False])
+def test_default_feed_is_written_unless_a_feed_is_named(overwrite_feed: bool, serve_site,
+                                                         tmp_path: Path) -> None:
+    server = serve_site("behaviours")
+    default_dir = tmp_path / "default-feeds"
+    result = run_crawl(server.url("/"), tmp_path, overwrite_feed=overwrite_feed,
+                       spider_args={"render": "never", "max_depth": "0", "sitemaps": "false"},
+                       settings={"DEFAULT_FEED_URI": f"{default_dir}/%(name)s-%(time)s.jsonl"})
+    assert result.returncode == 0, result.log[-3000:]
+    default_feeds = list(default_dir.glob("domain-*.jsonl"))
+    if overwrite_feed:
+        assert default_feeds == [] and len(result.items) == 1
+    else:
+        assert len(default_feeds) == 1
+        assert [json.loads(line)["url"] for line in default_feeds[0].read_text().splitlines()] \
+            == [server.url("/")]

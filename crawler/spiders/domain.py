@@ -339,7 +339,7 @@ class DomainSpider(Spider):
         """Follow the ``Sitemap:`` lines of robots.txt."""
         if not isinstance(response, TextResponse):
             return
-        for url in sitemap_urls_from_robots(response.text, base_url=response.url):
+        for url in sitemap_urls_from_robots(response.body, base_url=response.url):
             self.crawler.stats.inc_value("sitemaps/from_robots")
             yield Request(url, callback=self.parse_sitemap, errback=self.on_auxiliary_error,
                           meta={"crawl_role": ROLE_SITEMAP})
