@@ -273,9 +273,9 @@ _BY_TEXT = re.compile(r"(?:^|[\s|•·])(?:[Bb]y|BY|Written by|Posted by|Author:
                       r"(" + _NAME + r"(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME + r"){0,4})")
 
 
-def _byline_authors(tree: HtmlElement) -> list[str]:
+def _byline_authors(view: _PageView) -> list[str]:
     """Authors from visible bylines: author/byline elements, then "By Name" text near the title."""
-    for el in _BYLINE_XPATH(tree)[:16]:
+    for el in _BYLINE_XPATH(view.tree)[:16]:
         if el.tag in ("meta", "link", "script", "style", "img", "body", "html") or _in_chrome_nav(el):
             continue
         if el.get("class") and not (el.get("rel") == "author" or el.get("itemprop") == "author"
@@ -284,7 +284,7 @@ def _byline_authors(tree: HtmlElement) -> list[str]:
         name = _clean_name(element_text(el))
         if name and not _ROLE_WORDS.search(name.split()[0]):
             return _split_authors(name)
-    text = _WS.sub(" ", _visible_text_near_title(tree, before=300, after=1500))
+    text = view.around_title(before=300, after=1500)
     m = _BY_TEXT.search(text)
     if m:
         names = [n for n in (_clean_name(p) for p in _split_authors(m.group(1))) if n]
@@ -298,7 +298,7 @@ def _in_chrome_nav(el: HtmlElement) -> bool:
     return any(isinstance(a.tag, str) and a.tag in ("nav", "footer") for a in el.iterancestors())
 
 
-def _choose_authors(tree: HtmlElement, sd: StructuredData) -> tuple[list[str], str]:
+def _choose_authors(view: _PageView, sd: StructuredData) -> tuple[list[str], str]:
     """Authors from structured data (persons), then meta tags, visible bylines, organisations last."""
     source = sd.sources.get("authors", "structured")
     if sd.authors and source != "json-ld-organization":
@@ -306,10 +306,10 @@ def _choose_authors(tree: HtmlElement, sd: StructuredData) -> tuple[list[str], s
         if source == "microdata":
             names = [n for a in names for n in _split_authors(a)] or names
         return _unique(names), source
-    meta = _meta_authors(tree)
+    meta = _meta_authors(view.tree)
     if meta:
         return _unique(meta), "meta"
-    byline = _byline_authors(tree)
+    byline = _byline_authors(view)
     if byline:
         return _unique(byline), "byline"
     if sd.authors:
@@ -393,10 +393,12 @@ def _to_date(m: re.Match, day_first: bool) -> str | None:
         return None
 
 
-def _visible_text_near_title(tree: HtmlElement, before: int = 600, after: int = 2500) -> str:
-    """Reader-visible text around the first ``<h1>`` (bylines and dates live there)."""
+def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) -> tuple[str, int]:
+    """Reader-visible text around the first ``<h1>`` (bylines and dates live there) and the h1's offset."""
     body = tree.find("body")
     root = body if body is not None else tree
+    has_h1 = root.find(".//h1") is not None
+    limit = 20000 if has_h1 else after
     pieces: list[str] = []
     size = 0
     h1_at: int | None = None
@@ -424,13 +426,30 @@ def _visible_text_near_title(tree: HtmlElement, before: int = 600, after: int = 
                 size += len(el.tail)
         if h1_at is not None and size > h1_at + after:
             break
-        if h1_at is None and size > 20000:
+        if h1_at is None and size > limit:
             break
     text = " ".join(pieces)
-    h1_at = None if h1_at is None else h1_at + len(pieces[: _index_at(pieces, h1_at)])
     if h1_at is None:
-        return text[:after]
-    return text[max(0, h1_at - before): h1_at + after]
+        return text[:after], 0
+    h1_at += len(pieces[: _index_at(pieces, h1_at)])
+    start = max(0, h1_at - before)
+    return text[start: h1_at + after], h1_at - start
+
+
+class _PageView:
+    """One page's tree with the text around its title, computed once for every field that reads it."""
+
+    def __init__(self, tree: HtmlElement) -> None:
+        self.tree = tree
+        self._window: tuple[str, int] | None = None
+
+    def around_title(self, before: int = 600, after: int = 2500) -> str:
+        """Visible text from ``before`` characters ahead of the title to ``after`` past it."""
+        if self._window is None:
+            text, at = _text_around_title(self.tree)
+            self._window = (_WS.sub(" ", text), at)
+        text, at = self._window
+        return text[max(0, at - before): at + after]
 
 
 def _index_at(pieces: list[str], offset: int) -> int:
@@ -443,9 +462,10 @@ def _index_at(pieces: list[str], offset: int) -> int:
     return len(pieces)
 
 
-def visible_dates(tree: HtmlElement, day_first: bool = False) -> list[tuple[str, bool]]:
+def visible_dates(tree: HtmlElement | _PageView, day_first: bool = False) -> list[tuple[str, bool]]:
     """Dates shown to the reader around the title, in order, each with "labelled as an update"."""
-    text = _WS.sub(" ", _visible_text_near_title(tree))
+    view = tree if isinstance(tree, _PageView) else _PageView(tree)
+    text = view.around_title()
     out = []
     for m in _VISIBLE_DATE.finditer(text):
         iso = _to_date(m, day_first)
@@ -469,33 +489,29 @@ def _meta_date(tree: HtmlElement) -> str | None:
     return None
 
 
-def _choose_dates(tree: HtmlElement, url: str, sd: StructuredData,
+def _choose_dates(view: _PageView, url: str, sd: StructuredData,
                   language: str | None) -> tuple[str | None, str | None, str]:
     """Published and modified dates: declared dates and htmldate's, the one shown to the reader winning."""
     declared = normalise_date(sd.date_published)
     modified = normalise_date(sd.date_modified)
-    found = _htmldate(tree, url, original=True, extensive=False)
     day_first = bool(language) and "-" in language and not language.lower().startswith("en-us")
-    shown: list[str] | None = None
-    if declared and found and declared != found:
-        # Two sources disagree: the date the page shows its readers wins, else the declared one.
-        shown = [d for d, _ in visible_dates(tree, day_first)]
-        if found in shown and declared not in shown:
-            published, source = found, "htmldate+shown"
-        else:
-            published, source = declared, sd.sources.get("date_published", "structured")
-    elif declared or found:
-        published = declared or found
-        source = sd.sources.get("date_published", "structured") if declared else "htmldate"
+    tree = view.tree
+    if declared:
+        # The declared date stands when the page shows it; otherwise htmldate's date may win, if shown.
+        shown = [d for d, _ in visible_dates(view, day_first)]
+        published, source = declared, sd.sources.get("date_published", "structured")
+        if declared not in shown:
+            found = _htmldate(tree, url, original=True, extensive=False)
+            if found and found != declared and found in shown:
+                published, source = found, "htmldate+shown"
     else:
-        shown = [d for d, _ in visible_dates(tree, day_first)]
-        meta = _meta_date(tree)
-        if meta:
-            published, source = meta, "meta"
-        elif shown:
-            published, source = shown[0], "shown"
-        else:
-            published, source = None, ""
+        published = _htmldate(tree, url, original=True, extensive=False)
+        source = "htmldate"
+        if not published:
+            published, source = _meta_date(tree), "meta"
+        if not published:
+            shown = [d for d, _ in visible_dates(view, day_first)]
+            published, source = (shown[0], "shown") if shown else (None, "")
     if modified and published and modified < published:
         modified = None
     return published, modified, source
@@ -611,9 +627,10 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
     site_names = [s for s in (md.site_name, host, host.removeprefix("www."),
                               host.removeprefix("www.").split(".")[0]) if s]
     md.title, md.sources["title"] = _choose_title(tree, sd, site_names)
-    md.authors, md.sources["authors"] = _choose_authors(tree, sd)
+    view = _PageView(tree)
+    md.authors, md.sources["authors"] = _choose_authors(view, sd)
     md.language = _language(tree, sd)
-    md.published, md.modified, md.sources["published"] = _choose_dates(tree, url, sd, md.language)
+    md.published, md.modified, md.sources["published"] = _choose_dates(view, url, sd, md.language)
     md.canonical_url = _canonical(tree, url, sd)
     md.description = _description(tree, sd)
     md.image = urljoin(url, sd.image) if sd.image else None
