@@ -56,6 +56,7 @@ _EMPHASIS = {"em": "*", "i": "*", "cite": "*", "strong": "**", "b": "**", "del":
 _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u200b]+")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush|sourceCode)[-:]?\s*([A-Za-z0-9_+#.-]+)")
+_ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
 _MD_SPECIAL = re.compile(r"[\\`*\[\]]")
 _MD_ESCAPE = re.compile(r"([\\`*\[\]])")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
@@ -183,55 +184,74 @@ def _code_language(pre: HtmlElement) -> str:
     return ""
 
 
-class _Renderer:
-    """One walk over the element tree producing Markdown (``markdown=True``) or plain text."""
+Pair = tuple[str, str]
+Blocks = tuple[list[str], list[str]]
 
-    def __init__(self, base_url: str, markdown: bool, resolve: _UrlResolver | None = None) -> None:
+
+def _flush(buf: list[str], out: list[str], line_break: str) -> None:
+    """Turn pending inline pieces into one paragraph block (``line_break`` joins its lines)."""
+    if buf:
+        text = "".join(buf)
+        if "\n" in text:
+            lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+            para = line_break.join(line for line in lines if line)
+        else:
+            para = _SPACES.sub(" ", text).strip()
+        if para:
+            out.append(para)
+        buf.clear()
+
+
+def _flat(blocks: list[str]) -> str:
+    """Blocks flattened onto one line."""
+    return " ".join(b.replace("  \n", " ").replace("\n", " ") for b in blocks).strip()
+
+
+class _Renderer:
+    """One walk over the element tree producing Markdown and plain text side by side."""
+
+    def __init__(self, base_url: str, resolve: _UrlResolver | None = None) -> None:
         self.base_url = base_url
-        self.md = markdown
         self.resolve = resolve or _UrlResolver(base_url)
 
     # ---- blocks
-    def blocks(self, el: HtmlElement) -> list[str]:
+    def blocks(self, el: HtmlElement) -> Blocks:
         """The blocks of a container's content (text, inline children and block children mixed)."""
-        out: list[str] = []
-        buf: list[str] = []
+        md_out: list[str] = []
+        tx_out: list[str] = []
+        md_buf: list[str] = []
+        tx_buf: list[str] = []
         if el.text:
-            buf.append(self._text(el.text))
+            text = _WS.sub(" ", el.text)
+            md_buf.append(_escape(text))
+            tx_buf.append(text)
         for child in el:
             if not _skip(child):
                 if _tag(child) in _BLOCK_TAGS:
-                    self._flush(buf, out)
-                    out.extend(self.block(child))
+                    _flush(md_buf, md_out, "  \n")
+                    _flush(tx_buf, tx_out, "\n")
+                    md, tx = self.block(child)
+                    md_out.extend(md)
+                    tx_out.extend(tx)
                 else:
-                    buf.append(self.inline(child))
+                    md_piece, tx_piece = self.inline(child)
+                    md_buf.append(md_piece)
+                    tx_buf.append(tx_piece)
             tail = child.tail
             if tail:
-                buf.append(self._text(tail))
-        self._flush(buf, out)
-        return out
+                text = _WS.sub(" ", tail)
+                md_buf.append(_escape(text))
+                tx_buf.append(text)
+        _flush(md_buf, md_out, "  \n")
+        _flush(tx_buf, tx_out, "\n")
+        return md_out, tx_out
 
-    def _flush(self, buf: list[str], out: list[str]) -> None:
-        """Turn the pending inline pieces into a paragraph block."""
-        if buf:
-            text = "".join(buf)
-            if "\n" in text:
-                lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
-                para = ("  \n" if self.md else "\n").join(line for line in lines if line)
-            else:
-                para = _SPACES.sub(" ", text).strip()
-            if para:
-                out.append(para)
-            buf.clear()
-
-    def block(self, el: HtmlElement) -> list[str]:
+    def block(self, el: HtmlElement) -> Blocks:
         """The blocks of one block-level element."""
         tag = _tag(el)
         if tag in _HEADINGS:
-            text = self._inline_text(el)
-            if not text:
-                return []
-            return [("#" * _HEADINGS[tag] + " " + text) if self.md else text]
+            md, tx = self._inline_text(el)
+            return ([("#" * _HEADINGS[tag] + " " + md)] if md else []), ([tx] if tx else [])
         if tag in ("ul", "ol", "menu"):
             return self._list(el, ordered=tag == "ol")
         if tag == "pre":
@@ -239,51 +259,57 @@ class _Renderer:
         if tag == "table":
             return self._table(el)
         if tag == "blockquote":
-            inner = self.blocks(el)
-            if not self.md:
-                return inner
-            joined = "\n\n".join(inner)
-            return ["\n".join(("> " + line) if line else ">" for line in joined.split("\n"))] if joined else []
+            md_inner, tx_inner = self.blocks(el)
+            joined = "\n\n".join(md_inner)
+            quoted = ["\n".join(("> " + line) if line else ">" for line in joined.split("\n"))] if joined else []
+            return quoted, tx_inner
         if tag == "hr":
-            return ["---"] if self.md else []
-        if tag == "dt" and self.md:
-            text = self._inline_text(el)
-            return [f"**{text}**"] if text else []
+            return ["---"], []
+        if tag == "dt":
+            md, tx = self._inline_text(el)
+            return ([f"**{md}**"] if md else []), ([tx] if tx else [])
         return self.blocks(el)
 
-    def _list(self, el: HtmlElement, ordered: bool) -> list[str]:
+    def _list(self, el: HtmlElement, ordered: bool) -> Blocks:
         """A (possibly nested) list as one block of item lines."""
-        lines: list[str] = []
+        md_lines: list[str] = []
+        tx_lines: list[str] = []
         number = int(el.get("start") or 1) if (el.get("start") or "1").lstrip("-").isdigit() else 1
         for child in el:
             if _skip(child):
                 continue
             if _tag(child) != "li":
-                lines.extend(self.block(child) if _tag(child) in _BLOCK_TAGS else
-                             [t for t in [self._inline_text_of(child)] if t])
+                if _tag(child) in _BLOCK_TAGS:
+                    md, tx = self.block(child)
+                    md_lines.extend(md)
+                    tx_lines.extend(tx)
+                else:
+                    md_piece, tx_piece = self.inline(child)
+                    for lines, piece in ((md_lines, md_piece), (tx_lines, tx_piece)):
+                        piece = _SPACES.sub(" ", piece).strip()
+                        if piece:
+                            lines.append(piece)
                 continue
             marker = f"{number}. " if ordered else "- "
             number += 1
-            item_blocks = self.blocks(child)
-            if not item_blocks:
-                continue
             indent = " " * len(marker)
-            body = "\n".join(item_blocks).split("\n")
-            lines.append(marker + body[0])
-            lines.extend((indent + line) if line else "" for line in body[1:])
-        return ["\n".join(lines)] if lines else []
+            for lines, item_blocks in zip((md_lines, tx_lines), self.blocks(child)):
+                if not item_blocks:
+                    continue
+                body = "\n".join(item_blocks).split("\n")
+                lines.append(marker + body[0])
+                lines.extend((indent + line) if line else "" for line in body[1:])
+        return (["\n".join(md_lines)] if md_lines else []), (["\n".join(tx_lines)] if tx_lines else [])
 
-    def _pre(self, el: HtmlElement) -> list[str]:
+    def _pre(self, el: HtmlElement) -> Blocks:
         """A preformatted block: fenced with its language in Markdown, verbatim lines in text."""
         code = "".join(self._pre_text(el)).strip("\n")
         if not code.strip():
-            return []
-        if not self.md:
-            return [code]
+            return [], []
         fence = "```"
         while fence in code:
             fence += "`"
-        return [f"{fence}{_code_language(el)}\n{code}\n{fence}"]
+        return [f"{fence}{_code_language(el)}\n{code}\n{fence}"], [code]
 
     def _pre_text(self, el: HtmlElement) -> list[str]:
         """Raw text of a <pre>, with <br> as line breaks and hidden or dropped parts skipped."""
@@ -300,124 +326,131 @@ class _Renderer:
                 out.append(child.tail)
         return out
 
-    def _rows(self, table: HtmlElement) -> list[HtmlElement]:
-        """The rows of a table, not those of nested tables."""
-        return table.xpath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
-
-    def _table(self, el: HtmlElement) -> list[str]:
+    def _table(self, el: HtmlElement) -> Blocks:
         """A table: a GFM pipe table in Markdown, tab-separated rows in text; layout tables as blocks."""
-        rows = [r for r in self._rows(el) if not _skip(r)]
+        rows = [r for r in _ROWS(el) if not _skip(r)]
         cells = [[c for c in r if isinstance(c.tag, str) and _tag(c) in ("td", "th") and not _skip(c)]
                  for r in rows]
         width = max((sum(_span(c) for c in row) for row in cells), default=0)
-        if width <= 1 or el.xpath(".//table"):
+        md_out: list[str] = []
+        tx_out: list[str] = []
+        if width <= 1 or el.find(".//table") is not None:
             # A layout table: its cells are ordinary content blocks.
-            out: list[str] = []
             for row in cells:
                 for cell in row:
-                    out.extend(self.blocks(cell))
-            return out
+                    md, tx = self.blocks(cell)
+                    md_out.extend(md)
+                    tx_out.extend(tx)
+            return md_out, tx_out
         caption = el.find("caption")
-        out = []
         if caption is not None:
-            text = self._inline_text(caption)
-            if text:
-                out.append(text)
-        grid = []
+            md, tx = self._inline_text(caption)
+            if md:
+                md_out.append(md)
+            if tx:
+                tx_out.append(tx)
+        md_grid: list[list[str]] = []
+        tx_grid: list[list[str]] = []
         for row in cells:
-            values = []
+            md_values: list[str] = []
+            tx_values: list[str] = []
             for cell in row:
-                values.append(self._cell(cell))
-                values.extend([""] * (_span(cell) - 1))
-            if any(values):
-                grid.append(values)
-        if not grid:
-            return out
-        if not self.md:
-            out.append("\n".join("\t".join(v for v in row) for row in grid))
-            return out
-        grid = [row + [""] * (width - len(row)) for row in grid]
-        lines = ["| " + " | ".join(grid[0]) + " |", "|" + "|".join(" --- " for _ in range(width)) + "|"]
-        lines.extend("| " + " | ".join(row) + " |" for row in grid[1:])
-        out.append("\n".join(lines))
-        return out
-
-    def _cell(self, cell: HtmlElement) -> str:
-        """One table cell flattened onto a line (pipes escaped in Markdown)."""
-        text = " ".join(b.replace("\n", " ") for b in self.blocks(cell))
-        text = _SPACES.sub(" ", text).strip()
-        return text.replace("|", "\\|") if self.md else text
+                md_blocks, tx_blocks = self.blocks(cell)
+                md_values.append(_SPACES.sub(" ", " ".join(b.replace("\n", " ") for b in md_blocks))
+                                 .strip().replace("|", "\\|"))
+                tx_values.append(_SPACES.sub(" ", " ".join(b.replace("\n", " ") for b in tx_blocks)).strip())
+                padding = [""] * (_span(cell) - 1)
+                md_values.extend(padding)
+                tx_values.extend(padding)
+            if any(md_values):
+                md_grid.append(md_values)
+            if any(tx_values):
+                tx_grid.append(tx_values)
+        if tx_grid:
+            tx_out.append("\n".join("\t".join(row) for row in tx_grid))
+        if md_grid:
+            md_grid = [row + [""] * (width - len(row)) for row in md_grid]
+            lines = ["| " + " | ".join(md_grid[0]) + " |", "|" + "|".join(" --- " for _ in range(width)) + "|"]
+            lines.extend("| " + " | ".join(row) + " |" for row in md_grid[1:])
+            md_out.append("\n".join(lines))
+        return md_out, tx_out
 
     # ---- inline
-    def _text(self, text: str) -> str:
-        """A text node: whitespace collapsed, Markdown-escaped in Markdown mode."""
-        text = _WS.sub(" ", text)
-        if self.md and _MD_SPECIAL.search(text):
-            return _MD_ESCAPE.sub(r"\\\1", text)
-        return text
-
-    def _inline_text(self, el: HtmlElement) -> str:
+    def _inline_text(self, el: HtmlElement) -> Pair:
         """An element's content flattened to one inline string."""
-        return " ".join(b.replace("  \n", " ").replace("\n", " ") for b in self.blocks(el)).strip()
+        md, tx = self.blocks(el)
+        return _flat(md), _flat(tx)
 
-    def _inline_text_of(self, el: HtmlElement) -> str:
-        """A single inline element as text."""
-        return _SPACES.sub(" ", self.inline(el)).strip()
-
-    def inline(self, el: HtmlElement) -> str:
+    def inline(self, el: HtmlElement) -> Pair:
         """One inline element with its content (not its tail)."""
         tag = _tag(el)
         if tag == "br":
-            return "\n"
+            return "\n", "\n"
         if tag == "img":
-            if not self.md:
-                return ""
             src = self.resolve(el.get("src"))
             if not src:
-                return ""
+                return "", ""
             alt = _WS.sub(" ", el.get("alt") or "").strip().replace("[", "").replace("]", "")
-            return f"![{alt}]({_md_url(src)})"
+            return f"![{alt}]({_md_url(src)})", ""
         if tag in _INLINE_CODE:
             code = _WS.sub(" ", el.text_content())
-            if not self.md or not code.strip():
-                return code
+            if not code.strip():
+                return code, code
             tick = "``" if "`" in code else "`"
             pad = " " if code.startswith("`") or code.endswith("`") else ""
-            return f"{tick}{pad}{code}{pad}{tick}"
-        content = "".join(self._inline_parts(el))
-        if tag == "a" and _PERMALINK.match(content) and (el.get("href") or "").startswith("#"):
-            return ""  # a heading's permalink marker, not content
-        if not self.md:
-            return content
+            return f"{tick}{pad}{code}{pad}{tick}", code
+        md_parts, tx_parts = self._inline_parts(el)
+        md = "".join(md_parts)
+        tx = "".join(tx_parts)
         if tag == "a":
+            if _PERMALINK.match(tx) and (el.get("href") or "").startswith("#"):
+                return "", ""  # a heading's permalink marker, not content
             href = self.resolve(el.get("href"))
-            label = content.strip()
+            label = md.strip()
             if not href or not label or href.startswith("#"):
-                return content
-            lead = " " if content[:1] == " " else ""
-            trail = " " if content[-1:] == " " else ""
-            return f"{lead}[{label}]({_md_url(href)}){trail}"
+                return md, tx
+            lead = " " if md[:1] == " " else ""
+            trail = " " if md[-1:] == " " else ""
+            return f"{lead}[{label}]({_md_url(href)}){trail}", tx
         mark = _EMPHASIS.get(tag)
-        if mark and content.strip() and "\n" not in content.strip():
-            lead = " " if content[:1] == " " else ""
-            trail = " " if content[-1:] == " " else ""
-            return f"{lead}{mark}{content.strip()}{mark}{trail}"
-        return content
+        if mark:
+            stripped = md.strip()
+            if stripped and "\n" not in stripped:
+                lead = " " if md[:1] == " " else ""
+                trail = " " if md[-1:] == " " else ""
+                return f"{lead}{mark}{stripped}{mark}{trail}", tx
+        return md, tx
 
-    def _inline_parts(self, el: HtmlElement) -> list[str]:
+    def _inline_parts(self, el: HtmlElement) -> tuple[list[str], list[str]]:
         """The inline pieces of an element's content; nested blocks become line breaks."""
-        parts = [self._text(el.text)] if el.text else []
+        md_parts: list[str] = []
+        tx_parts: list[str] = []
+        if el.text:
+            text = _WS.sub(" ", el.text)
+            md_parts.append(_escape(text))
+            tx_parts.append(text)
         for child in el:
             if not _skip(child):
                 if _tag(child) in _BLOCK_TAGS:
-                    blocks = self.block(child)
-                    if blocks:
-                        parts.append("\n" + "\n".join(blocks) + "\n")
+                    md, tx = self.block(child)
+                    if md:
+                        md_parts.append("\n" + "\n".join(md) + "\n")
+                    if tx:
+                        tx_parts.append("\n" + "\n".join(tx) + "\n")
                 else:
-                    parts.append(self.inline(child))
+                    md_piece, tx_piece = self.inline(child)
+                    md_parts.append(md_piece)
+                    tx_parts.append(tx_piece)
             if child.tail:
-                parts.append(self._text(child.tail))
-        return parts
+                text = _WS.sub(" ", child.tail)
+                md_parts.append(_escape(text))
+                tx_parts.append(text)
+        return md_parts, tx_parts
+
+
+def _escape(text: str) -> str:
+    """Text with Markdown's special characters escaped."""
+    return _MD_ESCAPE.sub(r"\\\1", text) if _MD_SPECIAL.search(text) else text
 
 
 def _span(cell: HtmlElement) -> int:
@@ -459,8 +492,7 @@ def render_content(element: HtmlElement | None, base_url: str) -> RenderedConten
         return RenderedContent("", "", "")
     resolve = _UrlResolver(base_url)
     html = sanitize_html(_html_source(element), base_url, resolve).strip()
-    root_blocks_md = _Renderer(base_url, markdown=True, resolve=resolve).block(element) if not _skip(element) else []
-    root_blocks_txt = _Renderer(base_url, markdown=False).block(element) if not _skip(element) else []
-    markdown = _document_text(root_blocks_md)
-    text = _document_text(root_blocks_txt)
+    md_blocks, tx_blocks = _Renderer(base_url, resolve).block(element) if not _skip(element) else ([], [])
+    markdown = _document_text(md_blocks)
+    text = _document_text(tx_blocks)
     return RenderedContent(html=html, markdown=markdown, text=text)
