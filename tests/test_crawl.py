@@ -142,9 +142,18 @@ def test_javascript_shell_gets_its_text_when_rendered(render: str, serve_site, t
     assert result.stats["pages/rendered"] == (2 if render == "always" else 1)
 
 
-def test_crawl_that_renders_nothing_launches_no_browser(behaviours_crawl) -> None:
-    result, _ = behaviours_crawl
+@pytest.mark.parametrize("render", ["never", "auto"])
+def test_crawl_that_renders_nothing_starts_no_browser(render: str, serve_site, tmp_path: Path,
+                                                       chromium_path: str) -> None:
+    server = serve_site("behaviours")
+    result = run_crawl(server.url("/"), tmp_path,
+                       spider_args={"render": render, "deny": "app\\.html"},
+                       settings={"CHROMIUM_PATH": chromium_path})
+    assert result.returncode == 0, result.log[-3000:]
+    assert len(result.items) >= 5
     assert "playwright/browser_count" not in result.stats
+    assert "starting the browser" not in result.log
+    assert "Starting download handler" not in result.log
 
 
 def test_missing_browser_with_render_always_stops_with_a_clear_message(serve_site,

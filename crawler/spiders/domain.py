@@ -20,7 +20,7 @@ from urllib.parse import urljoin, urlsplit
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider, StopDownload
+from scrapy.exceptions import CloseSpider, IgnoreRequest, StopDownload
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
@@ -35,7 +35,7 @@ from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, h
 
 logger = logging.getLogger(__name__)
 
-PLAYWRIGHT_HANDLER = "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler"
+PLAYWRIGHT_HANDLER = "crawler.playwright_handler.LazyPlaywrightDownloadHandler"
 
 #: ``request.meta["crawl_role"]``: what a request is for (pages are stored, the rest are not).
 ROLE_PAGE = "page"
@@ -394,8 +394,8 @@ class DomainSpider(Spider):
     def on_page_error(self, failure: Failure) -> None:
         """Count a page that could not be fetched, by kind, with one clear log line."""
         request = failure.request  # type: ignore[attr-defined]
-        if failure.check(StopDownload):
-            return  # counted by the extension that stopped it
+        if failure.check(StopDownload, IgnoreRequest):
+            return  # counted (and logged) by the component that stopped or refused it
         kind = self._error_kind(failure)
         self.crawler.stats.inc_value(f"errors/{kind}")
         reason = failure.getErrorMessage() or kind
