@@ -44,6 +44,8 @@ def test_metadata_of_fixture_pages(name: str) -> None:
     ("<title>Docs</title><h1>Configuration<a class='headerlink' href='#c'>¶</a></h1>", "Configuration"),
     ("<title>x</title><h1>Two<br>lines</h1>", "Two lines"),
     ("<title>Only a title</title>", "Only a title"),
+    ("<title>What is Ownership? - The Book</title><h1>The Book</h1><p>x</p>", "What is Ownership?"),
+    ("<title>It’s here</title><h1>It’s here</h1>", "It's here"),
     ("<p>nothing</p>", None),
 ])
 def test_title(html: str, title: str | None) -> None:

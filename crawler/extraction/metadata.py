@@ -176,7 +176,16 @@ def _site_keys(site_names: list[str], raw_title: str | None) -> set[str]:
     return {_key(n).replace(" ", "") for n in names if n and _key(n)}
 
 
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+
+
 def _choose_title(tree: HtmlElement, sd: StructuredData, site_names: list[str]) -> tuple[str | None, str]:
+    """The page title (typographic apostrophes as ASCII, so equal titles compare equal) and its source."""
+    title, source = _pick_title(tree, sd, site_names)
+    return (title.translate(_APOSTROPHES) if title else title), source
+
+
+def _pick_title(tree: HtmlElement, sd: StructuredData, site_names: list[str]) -> tuple[str | None, str]:
     """The page title and its source: the main ``<h1>`` (checked against declared titles), else <title>."""
     title_el = tree.find(".//title")
     raw_title = _clean(title_el.text_content()) if title_el is not None else None
@@ -184,7 +193,10 @@ def _choose_title(tree: HtmlElement, sd: StructuredData, site_names: list[str]) 
                   (sd.twitter.get("title"), "twitter:title"), (raw_title, "title")]
     candidates = [(_clean(c), s) for c, s in candidates if _clean(c)]
     site_keys = _site_keys(site_names, raw_title)
-    h1s = [h for h in _h1_texts(tree) if _key(h) and _key(h).replace(" ", "") not in site_keys]
+    all_h1s = [h for h in _h1_texts(tree) if _key(h)]
+    h1s = [h for h in all_h1s if _key(h).replace(" ", "") not in site_keys]
+    # An h1 naming the site (a logo heading) tells which <title> part is the site name.
+    site_names = site_names + [h for h in all_h1s if h not in h1s]
     fragments = [(f, source) for cand, source in candidates
                  for f in dict.fromkeys([cand, *split_title(cand)])
                  if _key(f) and _key(f).replace(" ", "") not in site_keys]
