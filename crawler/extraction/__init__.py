@@ -169,8 +169,6 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
             tiers.validate(whole)
             cands.append(whole)
             chosen, why = whole, "nothing validated; whole body as last resort"
-    if chosen is not None and chosen.tier in (tiers.TIER_SEMANTIC, tiers.TIER_PATTERN):
-        chosen = tiers.expand(chosen, stats, log)
     _note(log, step="candidates", candidates=[c.describe() for c in cands])
     _note(log, step="choice", chosen=chosen.describe() if chosen else None, why=why)
 

@@ -151,9 +151,40 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if not _is_inside(el, removed):
             _remove(el)
     _unhide(container)
+    _drop_repeated_blocks(container, trace)
     _drop_empty(container, trace)
     _unwrap_forms(container, stats)
     return container
+
+
+_LEAF_BLOCKS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "blockquote",
+                "figcaption", "div", "td")
+_BLOCK_CHILDREN = frozenset({"p", "div", "ul", "ol", "li", "table", "section", "article",
+                             "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "dl"})
+MIN_REPEAT_CHARS = 40
+
+
+def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]] | None) -> None:
+    """Remove a text block that repeats an earlier one word for word (responsive layouts print
+    the same description for desktop and mobile; readers see it once)."""
+    seen: set[str] = set()
+    doomed = []
+    for el in container.iter(*_LEAF_BLOCKS):
+        if any(child.tag in _BLOCK_CHILDREN for child in el):
+            continue
+        text = " ".join(el.text_content().split())
+        if len(text) < MIN_REPEAT_CHARS:
+            continue
+        if text in seen:
+            doomed.append(el)
+        else:
+            seen.add(text)
+    for el in doomed:
+        if el.getparent() is not None:
+            _remove(el)
+    if trace is not None and doomed:
+        trace.append({"step": "clean", "action": "removed", "why": "repeated text blocks",
+                      "count": len(doomed)})
 
 
 def _unhide(el: etree._Element) -> None:

@@ -238,7 +238,8 @@ def _split_authors(text: str) -> list[str]:
 
 
 _ROLE_WORDS = re.compile(r"\b(editor|writer|expert|author|reporter|correspondent|contributor|staff|"
-                         r"founder|ceo|director|manager|reviewer|columnist|journalist|team|"
+                         r"founder|ceo|director|manager|reviewer|columnist|journalist|team|attorney|"
+                         r"lawyer|consultant|specialist|analyst|officer|president|moderator|"
                          r"updated|published|md|phd|rn|rd)\b", re.IGNORECASE)
 
 
@@ -247,17 +248,36 @@ def _looks_like_role(text: str) -> bool:
     return bool(_ROLE_WORDS.search(text)) or not text[:1].isupper()
 
 
+_NAME_LEAD = re.compile(r"^.{0,24}?\b(?:by|von|par|por|door|about|via)\s+|^\s*(?:author|authors)\s*:?\s*",
+                        re.IGNORECASE)
+_NAME_STOP = re.compile(
+    r"\s*(?:\b(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b"
+    r"|\b(?:january|february|march|april|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?(?=\s*\d|\s*$)"
+    r"|\b(?:last\s+)?(?:updated|published|posted|modified|reviewed)\b"
+    r"|\b(?:former|senior|staff|contributing|associate|managing|chief|lead|content|big)\s+\w+"
+    r"|(?-i:(?<=[a-z])(?=[A-Z][a-z]+ at ))"
+    r"|\b(?:writer|editor|founder|owner|reporter|contributor|moderator|says|wrote)\b"
+    r"|\d|[»«|•·])", re.IGNORECASE)
+_NOT_NAMES = frozenset({"the author", "author", "admin", "administrator", "editor", "staff", "guest",
+                        "anonymous", "written by", "posted by", "by", "unknown"})
+
+
 def _clean_name(text: str) -> str | None:
-    """A name from a byline element's text: prefixes ("By", "Written by") and dates removed."""
-    text = _BYLINE_PREFIX.sub("", _WS.sub(" ", text).strip())
-    text = re.sub(r"^(?:author|posted by|written by|reviewed by)\s*:?\s*", "", text, flags=re.I)
-    m = _VISIBLE_DATE.search(text)
+    """A name from a byline element's text: lead-ins ("Text by"), dates, roles and counters removed."""
+    text = _WS.sub(" ", text).strip()
+    text = _NAME_LEAD.sub("", text, count=1)
+    m = _NAME_STOP.search(text)
     if m:
         text = text[: m.start()]
     text = re.split(r"\s[|•·–—]\s|\s+-\s+|\n", text)[0].strip(" ,.;:-")
+    words = text.split()
+    half = len(words) // 2
+    if half and len(words) % 2 == 0 and words[:half] == words[half:]:
+        text = " ".join(words[:half])  # "Jane Doe Jane Doe": name repeated by responsive markup
     if not text or len(text) > 60 or len(text.split()) > 6 or not re.search(r"[^\W\d_]", text):
         return None
-    if "." in text and " " not in text:  # template keys such as page.head.author
+    if text.casefold() in _NOT_NAMES or ("." in text and " " not in text):  # template keys: page.author
         return None
     return text
 

@@ -50,6 +50,7 @@ class Stats:
     links: int = 0
     good: int = 0
     """Characters in text blocks that read like content (long enough, few links)."""
+    in_form: bool = False
 
     @property
     def link_density(self) -> float:
@@ -111,8 +112,28 @@ def compute_stats(root: etree._Element) -> dict[etree._Element, Stats]:
         stats[el] = st
         return st
 
-    visit(root, False)
+    total = visit(root, False).chars
+    _discount_forms(root, stats, total)
     return stats
+
+
+def _discount_forms(root: etree._Element, stats: dict[etree._Element, Stats], total: int) -> None:
+    """Text inside a form that is not the whole page (sign-up, search, order forms: labels,
+    hidden help blocks) is not content: zero its content-like count and mark it for scoring."""
+    for form in root.iter("form"):
+        st = stats.get(form)
+        if st is None or st.chars >= 0.5 * total or st.good == 0:
+            continue
+        good = st.good
+        for el in form.iter():
+            sub = stats.get(el)
+            if sub is not None:
+                sub.good = 0
+                sub.in_form = True
+        for anc in form.iterancestors():
+            sub = stats.get(anc)
+            if sub is not None:
+                sub.good = max(0, sub.good - good)
 
 
 def class_weight(el: etree._Element) -> int:
@@ -141,7 +162,7 @@ def density_scores(root: etree._Element, stats: dict[etree._Element, Stats]) -> 
         if tag not in ("p", "pre", "td", "blockquote", "li", "dd"):
             if tag not in ("div", "section") or not el.text or len(el.text.strip()) < 25:
                 continue
-        if st.chars < 25:
+        if st.chars < 25 or st.in_form:
             continue
         score = 1.0 + st.commas + min(st.chars / 100.0, 3.0)
         if tag == "li":
