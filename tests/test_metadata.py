@@ -70,6 +70,11 @@ def test_split_title(raw: str, parts: list[str]) -> None:
     ("<h1>T</h1><span class='author-name'>Sam Smith</span>", "Sam Smith"),
     ("<h1>T</h1><a rel='author' href='/u/kim'>Kim Park</a>", "Kim Park"),
     ("<nav><a rel='author' href='/authors'>All authors</a></nav><h1>T</h1>", None),
+    ("<h1>T</h1><span class='author-name'>Text by Lee Ray</span>", "Lee Ray"),
+    ("<h1>T</h1><span class='byline'>Rae Lo Senior Editor Updated May 2, 2024</span>", "Rae Lo"),
+    ("<h1>T</h1><div class='post-author'>Ana Bel Ana Bel</div>", "Ana Bel"),
+    ("<h1>T</h1><div class='post-author'>nightowl » Tue Mar 5</div>", "nightowl"),
+    ("<h1>T</h1><div class='author'>The Author</div>", None),
 ])
 def test_author(html: str, author: str | None) -> None:
     assert _metadata(html).author == author

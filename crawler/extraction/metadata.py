@@ -255,21 +255,24 @@ _NAME_STOP = re.compile(
     r"|\b(?:january|february|march|april|june|july|august|september|october|november|december|"
     r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?(?=\s*\d|\s*$)"
     r"|\b(?:last\s+)?(?:updated|published|posted|modified|reviewed)\b"
-    r"|\b(?:former|senior|staff|contributing|associate|managing|chief|lead|content|big)\s+\w+"
-    r"|(?-i:(?<=[a-z])(?=[A-Z][a-z]+ at ))"
-    r"|\b(?:writer|editor|founder|owner|reporter|contributor|moderator|says|wrote)\b"
     r"|\d|[»«|•·])", re.IGNORECASE)
+#: Job titles and verbs that follow a name in visible bylines ("Jane Doe Senior Editor", "Jane says").
+_ROLE_STOP = re.compile(
+    r"\s*(?:\b(?:former|senior|staff|contributing|associate|managing|chief|lead|content|big)\s+\w+"
+    r"|(?-i:(?<=[a-z])(?=[A-Z][a-z]+ at ))"
+    r"|\b(?:writer|editor|founder|owner|reporter|contributor|moderator|says|wrote)\b)", re.IGNORECASE)
 _NOT_NAMES = frozenset({"the author", "author", "admin", "administrator", "editor", "staff", "guest",
                         "anonymous", "written by", "posted by", "by", "unknown"})
 
 
-def _clean_name(text: str) -> str | None:
-    """A name from a byline element's text: lead-ins ("Text by"), dates, roles and counters removed."""
+def _clean_name(text: str, visible: bool = True) -> str | None:
+    """A name from a byline's text: lead-ins ("Text by"), dates, counters and (visible bylines) roles removed."""
     text = _WS.sub(" ", text).strip()
     text = _NAME_LEAD.sub("", text, count=1)
-    m = _NAME_STOP.search(text)
-    if m:
-        text = text[: m.start()]
+    for stop in (_NAME_STOP, _ROLE_STOP) if visible else (_NAME_STOP,):
+        m = stop.search(text)
+        if m:
+            text = text[: m.start()]
     text = re.split(r"\s[|•·–—]\s|\s+-\s+|\n", text)[0].strip(" ,.;:-")
     words = text.split()
     half = len(words) // 2
@@ -289,7 +292,7 @@ def _meta_authors(tree: HtmlElement) -> list[str]:
         name = (meta.get("name") or meta.get("property") or "").lower()
         if name in ("author", "dc.creator", "dcterms.creator", "sailthru.author", "parsely-author",
                     "byl", "citation_author"):
-            content = _clean_name(meta.get("content") or "")
+            content = _clean_name(meta.get("content") or "", visible=False)
             if content and not content.startswith(("http://", "https://")):
                 out.append(content)
     return out
@@ -334,7 +337,7 @@ def _choose_authors(view: _PageView, sd: StructuredData) -> tuple[list[str], str
     """Authors from structured data (persons), then meta tags, visible bylines, organisations last."""
     source = sd.sources.get("authors", "structured")
     if sd.authors and source != "json-ld-organization":
-        names = [_clean_name(a) or a for a in sd.authors]
+        names = [_clean_name(a, visible=False) or a for a in sd.authors]
         if source == "microdata":
             names = [n for a in names for n in _split_authors(a)] or names
         return _unique(names), source
