@@ -6,7 +6,8 @@ the candidates, their scores, why each was kept or rejected, and what the cleani
 
 ``extract-corpus CORPUS_DIR -o preds.jsonl`` extracts every page of a corpus laid out as
 ``html/<id>.html.gz`` plus ``ground-truth.jsonl`` (``id`` and ``url`` per line) and writes one
-JSON line per page: ``{"id", "text", "html", "markdown", "title", "author", "date", "tier"}``.
+JSON line per page: ``{"id", "text", "html", "markdown", "title", "author", "date", "tier",
+"quality_score"}``.
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ def extract_page(page: CorpusPage) -> dict[str, Any]:
     from crawler.extraction import extract
 
     record: dict[str, Any] = {"id": page.id, "text": "", "html": "", "markdown": "", "title": None,
-                              "author": None, "date": None, "tier": None}
+                              "author": None, "date": None, "tier": None, "quality_score": None}
     try:
         data = gzip.decompress(page.path.read_bytes())
     except (OSError, EOFError) as exc:
@@ -216,7 +217,7 @@ def extract_page(page: CorpusPage) -> dict[str, Any]:
         return record
     record.update(text=result.content_text, html=result.content_html, markdown=result.content_markdown,
                   title=result.title, author=result.author, date=result.published,
-                  tier=result.method or None)
+                  tier=result.method or None, quality_score=result.quality_score)
     return record
 
 
