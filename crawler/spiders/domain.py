@@ -394,7 +394,8 @@ class DomainSpider(Spider):
     def on_page_error(self, failure: Failure) -> None:
         """Count a page that could not be fetched, by kind, with one clear log line."""
         request = failure.request  # type: ignore[attr-defined]
-        if failure.check(StopDownload, IgnoreRequest):
+        if failure.check(StopDownload) or (failure.check(IgnoreRequest)
+                                           and not failure.check(HttpError)):
             return  # counted (and logged) by the component that stopped or refused it
         kind = self._error_kind(failure)
         self.crawler.stats.inc_value(f"errors/{kind}")
