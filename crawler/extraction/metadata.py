@@ -535,7 +535,7 @@ def _choose_dates(view: _PageView, url: str, sd: StructuredData,
         # The declared date stands when the page shows it; otherwise htmldate's date may win, if shown.
         shown = [d for d, _ in visible_dates(view, day_first)]
         published, source = declared, sd.sources.get("date_published", "structured")
-        if declared not in shown:
+        if shown and declared not in shown:  # htmldate's date can only win when it is shown
             found = _htmldate(tree, url, original=True, extensive=False)
             if found and found != declared and found in shown:
                 published, source = found, "htmldate+shown"
