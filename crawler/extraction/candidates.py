@@ -55,6 +55,7 @@ class Candidate:
     valid: bool = False
     reasons: list[str] = field(default_factory=list)
     rank: int = 0
+    repeated: bool = False
 
     def describe(self) -> dict[str, Any]:
         """The trace entry of this candidate."""
@@ -166,7 +167,44 @@ def pattern_candidates(tree: etree._Element, stats: dict[etree._Element, Stats],
         cand = _make(el, TIER_PATTERN, source, stats, scores, i)
         if cand is not None:
             out.append(cand)
+    out.extend(_repeated_containers(found, stats, scores))
     return out
+
+
+def _repeated_containers(found: list[tuple[int, etree._Element, str]],
+                         stats: dict[etree._Element, Stats],
+                         scores: dict[etree._Element, float]) -> list[Candidate]:
+    """The common container of content wrappers that repeat (forum posts, answers, cards)."""
+    groups: dict[tuple[str, str], list[etree._Element]] = {}
+    for _, el, _source in found:
+        groups.setdefault((el.tag, el.get("class") or el.get("data-testid") or ""), []).append(el)
+    out = []
+    for (tag, name), members in groups.items():
+        members = [m for m in members
+                   if not any(a in members for a in m.iterancestors())]
+        if len(members) < 2:
+            continue
+        common = _common_ancestor(members)
+        if common is None or common.tag in ("html", "body"):
+            continue
+        cand = _make(common, TIER_PATTERN, f"common container of {len(members)} x "
+                     f"{tag}.{name[:40]!r}", stats, scores, 0)
+        if cand is not None:
+            cand.repeated = True
+            out.append(cand)
+    return out
+
+
+def _common_ancestor(elements: list[etree._Element]) -> etree._Element | None:
+    """Lowest common ancestor of several elements."""
+    paths = [list(reversed([e, *e.iterancestors()])) for e in elements]
+    common = None
+    for level in zip(*paths):
+        if all(node is level[0] for node in level):
+            common = level[0]
+        else:
+            break
+    return common
 
 
 def density_candidates(stats: dict[etree._Element, Stats], scores: dict[etree._Element, float],
@@ -254,6 +292,10 @@ def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
                 c.reasons.append(f"inside the density winner but only {share:.0%} of its content")
         else:
             c.reasons.append("disjoint from the density winner")
+    repeated = [c for _, c in agreeing if c.repeated and _contains(c.element, best.element)]
+    if repeated:
+        pick = max(repeated, key=lambda c: _good(c, stats))
+        return pick, "container of repeated content items holding the density winner"
     if agreeing:
         tier_order = {TIER_PATTERN: 0, TIER_SEMANTIC: 1}
         agreeing.sort(key=lambda item: (-round(item[0], 1), tier_order.get(item[1].tier, 2)))
