@@ -1,4 +1,4 @@
-"""Benchmark of domain dedup: per test site, what it removes and what it wrongly removes; memory on 50,000 pages.
+"""Benchmark of domain dedup: what it removes per test site, and wrongly; time and memory at scale.
 
 Usage: python benchmarks/dedup.py SITES_DIR [--work DIR] [--sites a,b] [--skip-large]
        [--large-pages N] [--large-runs N]
@@ -113,7 +113,7 @@ def truth_rows(site: Path) -> dict[str, dict]:
 
 def measure(db_path: Path, domain: str, truth: dict[str, dict], config: DedupConfig,
             runs: int = 3) -> dict:
-    """Dedup ``domain`` (median time of ``runs``) and score its cleaned content against ``truth``."""
+    """Dedup ``domain`` (median time of ``runs``); score its cleaned content against ``truth``."""
     db = open_database(db_path)
     times = []
     for _ in range(runs):
@@ -128,8 +128,8 @@ def measure(db_path: Path, domain: str, truth: dict[str, dict], config: DedupCon
         row = truth.get(url)
         if row is None:
             continue
-        snippets = {plain(s) for s in row.get("boilerplate_snippets", []) + row.get("injected_snippets", [])
-                    if len(s) >= SNIPPET_MIN_CHARS}
+        known = row.get("boilerplate_snippets", []) + row.get("injected_snippets", [])
+        snippets = {plain(s) for s in known if len(s) >= SNIPPET_MIN_CHARS}
         before, after, main = plain(content), plain(cleaned), plain(row["main_text"])
         left_before += sum(s in before and s not in main for s in snippets)
         left_after += sum(s in after and s not in main for s in snippets)
@@ -155,7 +155,7 @@ def measure(db_path: Path, domain: str, truth: dict[str, dict], config: DedupCon
 
 
 def make_volatile_variant(src: Path, dst: Path, domain: str) -> dict[str, dict]:
-    """Copy of a site database whose pages open with a banner carrying per-page tokens; its truth."""
+    """Copy of a site database, each page opened by a banner with per-page tokens; its truth."""
     dst.unlink(missing_ok=True)
     db = open_database(dst)
     source = open_database(src)
@@ -186,7 +186,8 @@ def make_volatile_variant(src: Path, dst: Path, domain: str) -> dict[str, dict]:
 
 def print_row(label: str, m: dict) -> None:
     """One table row of figures."""
-    print(f"{label:44s} {m['pages']:5d} {m['boilerplate_blocks']:5d} {100 * m['removed_share']:7.1f}% "
+    print(f"{label:44s} {m['pages']:5d} {m['boilerplate_blocks']:5d} "
+          f"{100 * m['removed_share']:7.1f}% "
           f"{m['snippets_left_before']:5d} -> {m['snippets_left_after']:<4d} {m['wrong_bytes']:7d} "
           f"{m['f1_before']:.3f} -> {m['f1_after']:.3f} {1000 * m['seconds']:8.1f}")
 
@@ -196,7 +197,8 @@ def run_sites(sites_dir: Path, work: Path, names: list[str] | None) -> None:
     sites = sorted(p for p in sites_dir.iterdir() if (p / "truth.jsonl").exists())
     if names:
         sites = [p for p in sites if p.name in names]
-    print(f"{'site [variant]':44s} pages  bp.b  removed  snippets left  wrong.B  F1 before -> after   ms")
+    print(f"{'site [variant]':44s} pages  bp.b  removed  snippets left  wrong.B  "
+          f"F1 before -> after   ms")
     for site in sites:
         db_path = work / f"{site.name}.db"
         if not db_path.exists():
@@ -205,8 +207,8 @@ def run_sites(sites_dir: Path, work: Path, names: list[str] | None) -> None:
         truth = truth_rows(site)
         for label, config in CONFIGS.items():
             print_row(f"{site.name} [{label}]", measure(db_path, site.name, truth, config))
-    print("\nvolatile variants (content of each page opened by a banner, a release note and a counter "
-          "carrying per-page tokens)")
+    print("\nvolatile variants (content of each page opened by a banner, a release note and a "
+          "counter carrying per-page tokens)")
     for site in sites:
         variant = work / f"{site.name}-volatile.db"
         truth = make_volatile_variant(work / f"{site.name}.db", variant, site.name)
@@ -216,8 +218,9 @@ def run_sites(sites_dir: Path, work: Path, names: list[str] | None) -> None:
 
 
 def generate_large_db(path: Path, pages: int) -> int:
-    """One domain of ``pages`` generated pages (own paragraphs + banner with tokens); content bytes."""
-    path.unlink(missing_ok=True)
+    """One domain of ``pages`` generated pages (own text, banner with tokens); content bytes."""
+    for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        stale.unlink(missing_ok=True)
     db = open_database(path)
     rng = random.Random(50_000)
     letters = "abcdefghijklmnopqrstuvwxyz"
@@ -227,9 +230,11 @@ def generate_large_db(path: Path, pages: int) -> int:
     batch = []
     for index in range(pages):
         own = "\n\n".join(" ".join(rng.choices(vocabulary, k=60)) for _ in range(8))
-        banner = (f"We use cookies to improve your experience. Consent {uuid.UUID(int=rng.getrandbits(128))} "
+        consent = uuid.UUID(int=rng.getrandbits(128))
+        banner = (f"We use cookies to improve your experience. Consent {consent} "
                   f"recorded on 2026-03-{rng.randint(1, 28):02d}.")
-        footer = "Copyright Example Corp. All rights reserved. Terms of service and privacy policy apply."
+        footer = ("Copyright Example Corp. All rights reserved. Terms of service and privacy "
+                  "policy apply.")
         content = f"# Page {index}\n\n{banner}\n\n{own}\n\n{footer}"
         html = (f"<html><head><title>Page {index}</title></head><body><nav>{nav}</nav>"
                 f"<div class='consent'><p>{banner}</p></div><main><h1>Page {index}</h1>"
@@ -251,15 +256,17 @@ def _insert(db, batch: list[tuple]) -> None:
     """Insert generated rows in one transaction."""
     with db.conn:
         db.conn.executemany(
-            "INSERT INTO pages (url, domain, content_markdown, raw_html) VALUES (?, ?, ?, ?)", batch)
+            "INSERT INTO pages (url, domain, content_markdown, raw_html) VALUES (?, ?, ?, ?)",
+            batch)
 
 
 def _child_dedup(db_path: str) -> None:
     """Child process: dedup the large domain and print seconds and peak RSS as JSON."""
     db = open_database(db_path)
     result = dedup_domain(db, "large.example", DedupConfig())
-    print(json.dumps({"seconds": result.seconds,
-                      "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(json.dumps({"seconds": result.seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                      "max_rss_mb": usage.ru_maxrss / 1024,
                       "removed_share": result.removed_share,
                       "boilerplate_blocks": result.fingerprint.blocks_boilerplate}))
 
@@ -285,10 +292,14 @@ def run_large(work: Path, pages: int, runs: int) -> None:
         figures.append(json.loads(out.strip().splitlines()[-1]))
     base = json.loads(subprocess.run([sys.executable, __file__, "--child-baseline"],
                                      capture_output=True, text=True, check=True).stdout)
-    print(f"dedup of {pages} pages: median {statistics.median(f['seconds'] for f in figures):.1f}s "
-          f"(runs: {', '.join(format(f['seconds'], '.1f') for f in figures)}), peak RSS median "
-          f"{statistics.median(f['max_rss_mb'] for f in figures):.0f} MB vs {base['max_rss_mb']:.0f} MB "
-          f"for the bare interpreter; {100 * figures[0]['removed_share']:.1f}% of bytes removed, "
+    wall = [f["seconds"] for f in figures]
+    cpu = [f["cpu_seconds"] for f in figures]
+    rss = statistics.median(f["max_rss_mb"] for f in figures)
+    print(f"dedup of {pages} pages: wall median {statistics.median(wall):.1f}s "
+          f"(runs {', '.join(format(x, '.1f') for x in wall)}), CPU median "
+          f"{statistics.median(cpu):.1f}s; peak RSS median {rss:.0f} MB "
+          f"(bare interpreter with the same imports: {base['max_rss_mb']:.0f} MB)")
+    print(f"  {100 * figures[0]['removed_share']:.1f}% of bytes removed, "
           f"{figures[0]['boilerplate_blocks']} boilerplate blocks")
 
 
@@ -300,7 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sites", help="comma-separated site names (default: all)")
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--large-pages", type=int, default=50_000)
-    parser.add_argument("--large-runs", type=int, default=3, help="dedup runs on the large database")
+    parser.add_argument("--large-runs", type=int, default=3,
+                        help="dedup runs on the large database")
     parser.add_argument("--child-dedup", help=argparse.SUPPRESS)
     parser.add_argument("--child-baseline", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
