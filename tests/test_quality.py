@@ -74,7 +74,8 @@ def _pipeline(**settings) -> QualityGatePipeline:
 
 @pytest.mark.parametrize("score, flagged, stat", [
     (0.9, False, "quality/passed"),
-    (0.35, False, "quality/passed"),
+    (0.6, False, "quality/passed"),
+    (0.59, True, "quality/flagged"),
     (0.2, True, "quality/flagged"),
     (None, True, "quality/unscored"),
 ])
