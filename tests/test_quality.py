@@ -44,6 +44,17 @@ def test_weaknesses_lower_the_score_and_are_named(element, kwargs, reason) -> No
     assert any(reason in r for r in reasons), reasons
 
 
+def test_content_that_is_a_small_part_of_the_page_is_named() -> None:
+    page = lxml.html.fromstring("<html><body><aside>" + f"<p>{PARAGRAPH}</p>" * 60 + "</aside>"
+                                "<article id='c'>" + f"<p>{PARAGRAPH}</p>" * 4 + "</article></body></html>")
+    element = page.get_element_by_id("c")
+    score, reasons = _assess(element, tier="semantic", **FULL_META)
+    alone, _ = _assess(lxml.html.fromstring("<article>" + f"<p>{PARAGRAPH}</p>" * 4 + "</article>"),
+                       tier="semantic", **FULL_META)
+    assert score < alone
+    assert any("small part of the page" in r for r in reasons), reasons
+
+
 def test_metadata_completeness_raises_the_score() -> None:
     bare, _ = _assess(ARTICLE, tier="semantic")
     full, _ = _assess(ARTICLE, tier="semantic", **FULL_META)
