@@ -107,6 +107,12 @@ def test_markdown_and_text_match_the_gold_files() -> None:
     ("<p>a * b _c_ [d]</p>", "a \\* b _c_ \\[d\\]"),
     ("<p><a href=\"#top\">¶</a>Text</p>", "Text"),
     ("<p>x<br>y</p>", "x  \ny"),
+    ("<table class='highlighttable'><tr><td class='linenos'><pre>1\n2</pre></td>"
+     "<td class='code'><pre><code class='language-go'>a := 1\nb := 2</code></pre></td></tr></table>",
+     "```go\na := 1\nb := 2\n```"),
+    ("<pre><code><span class='lineno'>1 </span>x = 1\n<span class='lineno'>2 </span>y = 2</code></pre>",
+     "```\nx = 1\ny = 2\n```"),
+    ("<h2 id='a'>Intro<a class='hash-link' href='#a'>\u200b</a></h2>", "## Intro"),
 ])
 def test_markdown_fidelity(html: str, markdown: str) -> None:
     assert _render(html).markdown == markdown

@@ -60,7 +60,8 @@ _ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
 _MD_SPECIAL = re.compile(r"[\\`*\[\]]")
 _MD_ESCAPE = re.compile(r"([\\`*\[\]])")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-_PERMALINK = re.compile(r"^\s*[¶#§🔗]?\s*$")
+_PERMALINK = re.compile(r"^[\s\u200b]*[¶#§🔗]?[\s\u200b]*$")
+_LINE_NUMBERS = re.compile(r"lineno|linenumber|line-number|gutter", re.IGNORECASE)
 _PLAIN_ABSOLUTE = re.compile(r"https?://[^\s\x00-\x1f\x7f\\]+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
 
@@ -315,7 +316,7 @@ class _Renderer:
         """Raw text of a <pre>, with <br> as line breaks and hidden or dropped parts skipped."""
         out = [el.text or ""]
         for child in el:
-            if not _skip(child):
+            if not _skip(child) and not _LINE_NUMBERS.search(child.get("class") or ""):
                 if _tag(child) == "br":
                     out.append("\n")
                 else:
@@ -334,10 +335,12 @@ class _Renderer:
         width = max((sum(_span(c) for c in row) for row in cells), default=0)
         md_out: list[str] = []
         tx_out: list[str] = []
-        if width <= 1 or el.find(".//table") is not None:
-            # A layout table: its cells are ordinary content blocks.
+        if width <= 1 or el.find(".//table") is not None or el.find(".//pre") is not None:
+            # A layout table (or a code listing with a line-number column): cells are ordinary blocks.
             for row in cells:
                 for cell in row:
+                    if _LINE_NUMBERS.search(cell.get("class") or ""):
+                        continue
                     md, tx = self.blocks(cell)
                     md_out.extend(md)
                     tx_out.extend(tx)
