@@ -113,6 +113,8 @@ def test_markdown_and_text_match_the_gold_files() -> None:
     ("<pre><code><span class='lineno'>1 </span>x = 1\n<span class='lineno'>2 </span>y = 2</code></pre>",
      "```\nx = 1\ny = 2\n```"),
     ("<h2 id='a'>Intro<a class='hash-link' href='#a'>\u200b</a></h2>", "## Intro"),
+    ("<table><tr><td>Syntax:</td><td><code>on | off</code></td></tr><tr><td>Default:</td><td><pre>off;</pre></td></tr>"
+     "</table>", "| Syntax: | `on \\| off` |\n| --- | --- |\n| Default: | `off;` |"),
 ])
 def test_markdown_fidelity(html: str, markdown: str) -> None:
     assert _render(html).markdown == markdown

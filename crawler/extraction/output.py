@@ -61,6 +61,7 @@ _MD_SPECIAL = re.compile(r"[\\`*\[\]]")
 _MD_ESCAPE = re.compile(r"([\\`*\[\]])")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _PERMALINK = re.compile(r"^[\s\u200b]*[¶#§🔗]?[\s\u200b]*$")
+_LISTING_TABLE = re.compile(r"highlight|codehilite|listing|code-table", re.IGNORECASE)
 _LINE_NUMBERS = re.compile(r"lineno|linenumber|line-number|gutter", re.IGNORECASE)
 _PLAIN_ABSOLUTE = re.compile(r"https?://[^\s\x00-\x1f\x7f\\]+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
@@ -335,7 +336,9 @@ class _Renderer:
         width = max((sum(_span(c) for c in row) for row in cells), default=0)
         md_out: list[str] = []
         tx_out: list[str] = []
-        if width <= 1 or el.find(".//table") is not None or el.find(".//pre") is not None:
+        listing = any(_LINE_NUMBERS.search(c.get("class") or "") for row in cells for c in row) \
+            or bool(_LISTING_TABLE.search(el.get("class") or ""))
+        if width <= 1 or listing or el.find(".//table") is not None:
             # A layout table (or a code listing with a line-number column): cells are ordinary blocks.
             for row in cells:
                 for cell in row:
@@ -359,7 +362,7 @@ class _Renderer:
             tx_values: list[str] = []
             for cell in row:
                 md_blocks, tx_blocks = self.blocks(cell)
-                md_values.append(_SPACES.sub(" ", " ".join(b.replace("\n", " ") for b in md_blocks))
+                md_values.append(_SPACES.sub(" ", " ".join(_cell_block(b) for b in md_blocks))
                                  .strip().replace("|", "\\|"))
                 tx_values.append(_SPACES.sub(" ", " ".join(b.replace("\n", " ") for b in tx_blocks)).strip())
                 padding = [""] * (_span(cell) - 1)
@@ -449,6 +452,15 @@ class _Renderer:
                 md_parts.append(_escape(text))
                 tx_parts.append(text)
         return md_parts, tx_parts
+
+
+def _cell_block(block: str) -> str:
+    """A Markdown block flattened into a table cell (a fenced code block becomes inline code)."""
+    if block.startswith("```"):
+        code = " ".join(line.strip() for line in block.split("\n")[1:-1] if line.strip())
+        tick = "``" if "`" in code else "`"
+        return f"{tick}{code}{tick}" if code else ""
+    return block.replace("\n", " ")
 
 
 def _escape(text: str) -> str:
