@@ -100,6 +100,8 @@ def test_markdown_and_text_match_the_gold_files() -> None:
     ("<ul><li>a<ul><li>b<ul><li>c</li></ul></li></ul></li></ul>", "- a\n  - b\n    - c"),
     ("<ol start=\"4\"><li>d</li><li>e</li></ol>", "4. d\n5. e"),
     ("<h3>Third</h3>", "### Third"),
+    ("<h2><strong>Bold heading</strong></h2>", "## Bold heading"),
+    ("<h2><strong>Part</strong> and <strong>part</strong></h2>", "## **Part** and **part**"),
     ("<blockquote><p>a</p><blockquote><p>b</p></blockquote></blockquote>", "> a\n>\n> > b"),
     ("<table><tr><td>x</td><td>y</td></tr><tr><td colspan=\"2\">z</td></tr></table>",
      "| x | y |\n| --- | --- |\n| z |  |"),

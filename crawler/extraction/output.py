@@ -253,6 +253,8 @@ class _Renderer:
         tag = _tag(el)
         if tag in _HEADINGS:
             md, tx = self._inline_text(el)
+            if md.startswith("**") and md.endswith("**") and md.count("**") == 2 and len(md) > 4:
+                md = md[2:-2]  # a heading wholly in bold is just a heading
             return ([("#" * _HEADINGS[tag] + " " + md)] if md else []), ([tx] if tx else [])
         if tag in ("ul", "ol", "menu"):
             return self._list(el, ordered=tag == "ol")
