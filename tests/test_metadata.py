@@ -123,6 +123,12 @@ def test_shown_date_settles_a_disagreement() -> None:
     assert _metadata(html).published == "2025-11-21"
 
 
+def test_visible_dates_survive_comments_and_skip_scripts() -> None:
+    tree = lxml.html.fromstring("<html><body><h1>Title</h1><p><!-- react -->Dec 17, 2025</p>"
+                                "<script>var d = 'Jan 1, 2020';</script></body></html>")
+    assert visible_dates(tree) == [("2025-12-17", False)]
+
+
 def test_visible_dates_are_read_around_the_title() -> None:
     tree = lxml.html.fromstring("<html><body><nav>Menu</nav><h1>Title</h1>"
                                 "<p>Published 2 March 2023 · Updated 5 May 2024</p></body></html>")

@@ -6,6 +6,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Iterator
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -428,45 +429,40 @@ def _to_date(m: re.Match, day_first: bool) -> str | None:
         return None
 
 
+def _visible_pieces(el: HtmlElement) -> Iterator[tuple[str, bool]]:
+    """Visible text pieces of a subtree in document order, each flagged when it starts an ``<h1>``."""
+    if el.text:
+        yield el.text, False
+    for child in el:
+        tag = child.tag
+        if isinstance(tag, str) and tag not in _SKIP_TEXT:
+            if tag == "h1":
+                yield "", True
+            yield from _visible_pieces(child)
+        if child.tail:  # comments and skipped elements still end with visible text
+            yield child.tail, False
+
+
 def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) -> tuple[str, int]:
     """Reader-visible text around the first ``<h1>`` (bylines and dates live there) and the h1's offset."""
     body = tree.find("body")
     root = body if body is not None else tree
-    has_h1 = root.find(".//h1") is not None
-    limit = 20000 if has_h1 else after
+    limit = 20000 if root.find(".//h1") is not None else after
     pieces: list[str] = []
     size = 0
     h1_at: int | None = None
-    skip_until = None
-    for event, el in etree.iterwalk(root, events=("start", "end")):
-        tag = el.tag if isinstance(el.tag, str) else ""
-        if event == "start":
-            if skip_until is not None:
-                continue
-            if tag in _SKIP_TEXT or not isinstance(el.tag, str):
-                skip_until = el
-                continue
-            if tag == "h1" and h1_at is None:
+    for piece, is_h1 in _visible_pieces(root):
+        if is_h1:
+            if h1_at is None:
                 h1_at = size
-            if el.text:
-                pieces.append(el.text)
-                size += len(el.text)
-        else:
-            if skip_until is el:
-                skip_until = None
-            elif skip_until is not None:
-                continue
-            if el.tail and el is not root:
-                pieces.append(el.tail)
-                size += len(el.tail)
-        if h1_at is not None and size > h1_at + after:
-            break
-        if h1_at is None and size > limit:
+            continue
+        pieces.append(piece)
+        size += len(piece) + 1
+        if (h1_at is not None and size > h1_at + after) or (h1_at is None and size > limit):
             break
     text = " ".join(pieces)
     if h1_at is None:
         return text[:after], 0
-    h1_at += len(pieces[: _index_at(pieces, h1_at)])
     start = max(0, h1_at - before)
     return text[start: h1_at + after], h1_at - start
 
@@ -485,16 +481,6 @@ class _PageView:
             self._window = (_WS.sub(" ", text), at)
         text, at = self._window
         return text[max(0, at - before): at + after]
-
-
-def _index_at(pieces: list[str], offset: int) -> int:
-    """Number of pieces wholly before character ``offset`` of their plain concatenation."""
-    total = 0
-    for i, piece in enumerate(pieces):
-        if total >= offset:
-            return i
-        total += len(piece)
-    return len(pieces)
 
 
 def visible_dates(tree: HtmlElement | _PageView, day_first: bool = False) -> list[tuple[str, bool]]:
