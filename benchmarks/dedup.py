@@ -4,8 +4,10 @@ Usage: python benchmarks/dedup.py SITES_DIR [--work DIR] [--sites a,b] [--skip-l
        [--large-pages N] [--large-runs N]
 
 SITES_DIR holds one folder per site (``public/`` + ``truth.jsonl``). Each site's HTML files are
-extracted once with the project's extractor into a database under ``--work`` (kept between runs),
-then dedup runs on it with volatile-token normalisation on and off. Figures printed per site:
+extracted once with the project's extractor, and once with trafilatura's default ``extract()``
+as a leakier reference, into databases under ``--work`` (kept between runs); dedup then runs
+on each in three variants: exact blocks (the baseline), volatile tokens normalised, normalised
+plus the whole-page lines (the default). Figures printed per site and variant:
 share of content bytes removed, boilerplate snippets (>= 20 characters) left in the cleaned
 content of truth pages (before -> after), main-text bytes wrongly removed, word F1 against the
 truth main text, and dedup time. A synthetic "volatile" variant of each site (its pages with a
@@ -82,20 +84,29 @@ def site_url(path: Path, public: Path) -> str:
     return f"http://127.0.0.1/{rel}"
 
 
-def build_site_db(site: Path, db_path: Path) -> float:
-    """Extract every HTML page of ``site`` into ``db_path`` (domain = site name); seconds spent."""
+def extract_markdown(raw: bytes, url: str, extractor: str) -> str:
+    """Markdown of one page from the project's extractor, or from trafilatura's default
+    ``extract()`` (a reference that keeps more boilerplate, as a weaker extractor would)."""
+    if extractor == "trafilatura":
+        import trafilatura
+
+        html = raw.decode("utf-8", errors="replace")
+        return trafilatura.extract(html, url=url, output_format="markdown") or ""
     from crawler.extraction import extract
 
+    return extract(raw, url).content_markdown
+
+
+def build_site_db(site: Path, db_path: Path, extractor: str = "project") -> float:
+    """Extract every HTML page of ``site`` into ``db_path`` (domain = site name); seconds spent."""
     started = time.perf_counter()
     db = open_database(db_path)
     public = site / "public"
     for html_file in sorted(public.rglob("*.html")):
         raw = html_file.read_bytes()
         url = site_url(html_file, public)
-        result = extract(raw, url)
-        row = {k: v for k, v in result.as_dict().items()
-               if k in ("title", "content_markdown", "content_text", "word_count", "method")}
-        row.update(url=url, domain=site.name, status=200, content_type="text/html")
+        row = {"url": url, "domain": site.name, "status": 200, "content_type": "text/html",
+               "content_markdown": extract_markdown(raw, url, extractor)}
         upsert_page(db, row, raw)
     db.conn.close()
     return time.perf_counter() - started
@@ -193,20 +204,23 @@ def print_row(label: str, m: dict) -> None:
 
 
 def run_sites(sites_dir: Path, work: Path, names: list[str] | None) -> None:
-    """Per-site figures, normalisation on and off, plus the volatile variants."""
+    """Per-site figures for each variant and both extractors, plus the volatile variants."""
     sites = sorted(p for p in sites_dir.iterdir() if (p / "truth.jsonl").exists())
     if names:
         sites = [p for p in sites if p.name in names]
-    print(f"{'site [variant]':44s} pages  bp.b  removed  snippets left  wrong.B  "
-          f"F1 before -> after   ms")
-    for site in sites:
-        db_path = work / f"{site.name}.db"
-        if not db_path.exists():
-            seconds = build_site_db(site, db_path)
-            logger.info("extracted %s in %.1fs", site.name, seconds)
-        truth = truth_rows(site)
-        for label, config in CONFIGS.items():
-            print_row(f"{site.name} [{label}]", measure(db_path, site.name, truth, config))
+    for extractor in ("project", "trafilatura"):
+        print(f"\ncontent extracted by the {extractor} extractor")
+        print(f"{'site [variant]':44s} pages  bp.b  removed  snippets left  wrong.B  "
+              f"F1 before -> after   ms")
+        for site in sites:
+            suffix = "" if extractor == "project" else f"-{extractor}"
+            db_path = work / f"{site.name}{suffix}.db"
+            if not db_path.exists():
+                seconds = build_site_db(site, db_path, extractor)
+                logger.info("extracted %s in %.1fs", site.name, seconds)
+            truth = truth_rows(site)
+            for label, config in CONFIGS.items():
+                print_row(f"{site.name} [{label}]", measure(db_path, site.name, truth, config))
     print("\nvolatile variants (content of each page opened by a banner, a release note and a "
           "counter carrying per-page tokens)")
     for site in sites:
