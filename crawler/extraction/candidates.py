@@ -209,14 +209,31 @@ def _common_ancestor(elements: list[etree._Element]) -> etree._Element | None:
 
 def density_candidates(stats: dict[etree._Element, Stats], scores: dict[etree._Element, float],
                        limit: int = 3) -> list[Candidate]:
-    """The best Readability-style scored containers."""
-    ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)[:limit]
+    """The best Readability-style scored containers outside page chrome (footer, nav, forms)."""
+    ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
     out = []
-    for i, (el, _) in enumerate(ranked):
-        cand = _make(el, TIER_DENSITY, f"density #{i + 1}", stats, scores, i)
+    for el, _ in ranked:
+        if len(out) >= limit:
+            break
+        st = stats.get(el)
+        if st is None or st.in_form or _in_chrome(el):
+            continue
+        cand = _make(el, TIER_DENSITY, f"density #{len(out) + 1}", stats, scores, len(out))
         if cand is not None:
             out.append(cand)
     return out
+
+
+CHROME_TAGS = frozenset({"footer", "nav", "aside", "header"})
+CHROME_ROLES = frozenset({"contentinfo", "navigation", "banner", "complementary", "dialog"})
+
+
+def _in_chrome(el: etree._Element) -> bool:
+    """Whether an element is, or sits inside, the page's header, footer, navigation or aside."""
+    for node in (el, *el.iterancestors()):
+        if node.tag in CHROME_TAGS or node.get("role") in CHROME_ROLES:
+            return True
+    return False
 
 
 def validate(cand: Candidate) -> Candidate:

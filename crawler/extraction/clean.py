@@ -19,6 +19,8 @@ MAX_SHARE_FOR_GENERIC = 0.5
 KEEP_TAGS = frozenset({"pre", "code", "table", "blockquote", "figure", "img", "h1", "h2", "h3",
                        "h4", "h5", "h6", "math", "video", "audio", "picture", "source", "br",
                        "hr", "td", "th", "iframe"})
+_LINK_BLOCKS = frozenset({"ul", "ol", "div", "section", "p", "dl", "table", "span", "header",
+                          "menu"})
 _TOKEN_SPLIT = re.compile(r"\s+")
 HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
@@ -128,15 +130,17 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
             continue
-        tokens = _class_tokens(el)
-        if pattern is not None and tokens:
-            hit = next((t for t in tokens if pattern.search(t)), None)
-            if hit and not (keep is not None and any(keep.search(t) for t in tokens)):
-                drop(el, f"boilerplate name {hit!r}", guard=True, named=True)
+        names = " ".join(_class_tokens(el))
+        if pattern is not None and names:
+            hit = pattern.search(names)
+            if hit and not (keep is not None and keep.search(names)):
+                drop(el, f"boilerplate name {hit.group(0).strip(' -_')!r}", guard=True,
+                     named=True)
                 continue
+        if not prune_link_dense or el.tag not in _LINK_BLOCKS:
+            continue
         st = stats.get(el)
-        if prune_link_dense and st is not None and el.tag in ("ul", "ol", "div", "section", "p", "dl", "table", "span",
-                                         "header", "menu") and _nav_like(st):
+        if st is not None and _nav_like(st):
             drop(el, f"link-dense block ({st.link_density:.0%} link text, {st.links} links)",
                  guard=True)
     named_chars = sum(stats[el].chars for el in by_name if el in stats)
