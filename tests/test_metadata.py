@@ -143,6 +143,8 @@ def test_visible_dates_are_read_around_the_title() -> None:
     ('<script type="application/ld+json">{"@type":"NewsArticle","headline":"N"}</script>',
      "https://x.example/news/n", "article"),
     ("<h1>Plumbing</h1>", "https://x.example/services/plumbing", "service"),
+    ("<h1>Tents</h1>" + "<div class='card'><a href='/p'>Tent</a> $199.00</div>" * 10, "https://x.example/c/tents",
+     "collection"),
 ])
 def test_page_type(html: str, url: str, page_type: str) -> None:
     assert _metadata(html, url).page_type == page_type

@@ -607,8 +607,23 @@ def _is_docs(tree: HtmlElement) -> bool:
     return bool(re.search(r"\b(documentation|docs|manual|reference guide)\s*$", text, re.IGNORECASE))
 
 
+_PRICE = re.compile(r"[$€£¥]\s?\d|\d\s?(?:€|EUR|USD|GBP)\b")
+
+
 def _page_type(tree: HtmlElement, url: str, sd: StructuredData, has_date: bool) -> str:
-    """A coarse guess of what kind of page this is, from declared types, URL shape and markup."""
+    """A coarse guess of what kind of page this is; many prices on a page that is no product make a collection."""
+    kind = _declared_page_type(tree, url, sd, has_date)
+    if kind in ("product", "documentation", "forum") or (kind == "article" and has_date):
+        return kind
+    body = tree.find("body")
+    text = (body if body is not None else tree).text_content()
+    if len(_PRICE.findall(text)) >= 8:
+        return "collection"
+    return kind
+
+
+def _declared_page_type(tree: HtmlElement, url: str, sd: StructuredData, has_date: bool) -> str:
+    """The page type from declared types, URL shape and generator hints."""
     types = {t.lower() for t in sd.types}
     og_type = (sd.og.get("type") or "").lower()
     path = urlsplit(url).path.lower() if url else ""
