@@ -70,6 +70,10 @@ TRAP_MAX_PATTERN_DEPTH = 30
 TRAP_MAX_PER_PATTERN = 0
 # Seconds one page's extraction may take before the page is stored without content.
 EXTRACTION_TIMEOUT = 30.0
+# Pages extracted at once, off the reactor thread, in "thread" or "process" workers (processes
+# use one core each; threads share one through the GIL).
+EXTRACTION_WORKERS = 2
+EXTRACTION_EXECUTOR = "thread"
 
 # Distributed crawl: with -s REDIS_URL=redis://HOST:PORT/DB, workers share one scrapy-redis
 # frontier (scheduler queue + dupefilter); without REDIS_URL the add-on does nothing.

@@ -2,8 +2,10 @@
 
 The reactor keeps downloading while a page is extracted, and a page whose extraction exceeds
 the limit is given up (the caller stores it without content) instead of stalling the crawl.
-A Python thread cannot be stopped: an over-long call finishes in the background on one of
-the runner's own workers (never Twisted's pool, which DNS resolution needs).
+Workers are threads (cheap, but they share one core through the GIL) or processes (one core
+each; the function and its arguments must pickle). A running call cannot be stopped: an
+over-long call finishes in the background on one of the runner's own workers (never Twisted's
+pool, which DNS resolution needs).
 """
 
 from __future__ import annotations
@@ -11,12 +13,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TypeVar
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+#: Kinds of worker a runner can use.
+EXECUTOR_KINDS = ("thread", "process")
 
 
 class TimeLimitExceeded(Exception):
@@ -26,11 +32,21 @@ class TimeLimitExceeded(Exception):
 class BoundedRunner:
     """A small worker pool whose calls are awaited with a time limit (0 = no limit)."""
 
-    def __init__(self, timeout: float, workers: int = 2, name: str = "bounded") -> None:
+    def __init__(self, timeout: float, workers: int = 2, name: str = "bounded",
+                 kind: str = "thread") -> None:
         if timeout < 0:
             raise ValueError("the time limit must be 0 (none) or positive")
+        if kind not in EXECUTOR_KINDS:
+            raise ValueError(f"the worker kind must be one of {', '.join(EXECUTOR_KINDS)}")
         self.timeout = timeout
-        self._executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix=name)
+        self._executor: Executor
+        if kind == "process":
+            # forkserver: workers fork from a clean server process, not from the reactor's.
+            self._executor = ProcessPoolExecutor(
+                max_workers=max(1, workers), mp_context=multiprocessing.get_context("forkserver"))
+        else:
+            self._executor = ThreadPoolExecutor(max_workers=max(1, workers),
+                                                thread_name_prefix=name)
         # Calls wait here (untimed) for a free worker, so the limit measures the work itself.
         self._slots = asyncio.Semaphore(max(1, workers))
 

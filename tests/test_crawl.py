@@ -258,3 +258,28 @@ def test_default_feed_is_written_unless_a_feed_is_named(overwrite_feed: bool, se
         assert len(default_feeds) == 1
         assert [json.loads(line)["url"] for line in default_feeds[0].read_text().splitlines()] \
             == [server.url("/")]
+
+
+@pytest.mark.parametrize("executor", ["thread", "process"])
+def test_extraction_runs_in_thread_or_process_workers(executor: str, serve_site,
+                                                      tmp_path: Path) -> None:
+    server = serve_site("behaviours")
+    result = run_crawl(server.url("/"), tmp_path,
+                       spider_args={"render": "never", "max_depth": "1", "sitemaps": "false"},
+                       settings={"EXTRACTION_EXECUTOR": executor, "EXTRACTION_WORKERS": "2"})
+    assert result.returncode == 0, result.log[-3000:]
+    about = next(i for i in result.items if i["url"].endswith("/about.html"))
+    assert "gardens, trains and the weather" in about["content_text"]
+    assert about["title"] == "About us"
+
+
+@pytest.mark.parametrize("setting", ["EXTRACTION_EXECUTOR=fork", "EXTRACTION_WORKERS=0",
+                                     "EXTRACTION_TIMEOUT=-2"])
+def test_invalid_extraction_setting_stops_with_a_sentence(setting: str, serve_site,
+                                                          tmp_path: Path) -> None:
+    server = serve_site("behaviours")
+    name, value = setting.split("=", 1)
+    result = run_crawl(server.url("/"), tmp_path, settings={name: value})
+    assert f"Cannot start the crawl: {name} must be" in result.log
+    assert "Traceback" not in result.log
+    assert result.items == []

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider
 
 from crawler.extraction import Extraction, extract
 from crawler.items import PageItem
-from crawler.timebound import BoundedRunner, TimeLimitExceeded
+from crawler.timebound import EXECUTOR_KINDS, BoundedRunner, TimeLimitExceeded
 
 logger = logging.getLogger(__name__)
 
@@ -20,23 +21,60 @@ _SHARED_FIELDS = tuple(f.name for f in fields(Extraction)
                        and f.name != "canonical_url")
 
 
+@dataclass(frozen=True)
+class ExtractionConfig:
+    """How pages are extracted: time limit per page, parallel workers and their kind."""
+
+    timeout: float
+    workers: int
+    executor: str
+
+    def problem(self) -> str | None:
+        """A sentence naming the first invalid setting, or None."""
+        if self.timeout < 0:
+            return f"EXTRACTION_TIMEOUT must be 0 (no limit) or positive, got {self.timeout!r}"
+        if self.workers < 1:
+            return f"EXTRACTION_WORKERS must be 1 or more, got {self.workers!r}"
+        if self.executor not in EXECUTOR_KINDS:
+            return (f"EXTRACTION_EXECUTOR must be one of {', '.join(EXECUTOR_KINDS)}, "
+                    f"got {self.executor!r}")
+        return None
+
+
 class ExtractionPipeline:
     """Extract main content and metadata; a failing page is kept, counted and logged."""
 
-    def __init__(self, crawler: Crawler, timeout: float = 0.0, workers: int = 2) -> None:
+    def __init__(self, crawler: Crawler, config: ExtractionConfig) -> None:
         self.stats = crawler.stats
-        self.timeout = timeout
-        self.runner = BoundedRunner(timeout, workers, name="extraction")
+        self.timeout = config.timeout
+        self.startup_error = config.problem()
+        self.runner: BoundedRunner | None = None
+        if self.startup_error is None:
+            self.runner = BoundedRunner(config.timeout, config.workers, name="extraction",
+                                        kind=config.executor)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
-        """Scrapy's factory hook; EXTRACTION_TIMEOUT bounds each page (seconds, 0 = none)."""
-        return cls(crawler, crawler.settings.getfloat("EXTRACTION_TIMEOUT", 30.0),
-                   crawler.settings.getint("EXTRACTION_WORKERS", 2))
+        """Scrapy's factory hook: EXTRACTION_TIMEOUT bounds each page (seconds, 0 = none);
+        EXTRACTION_WORKERS pages are extracted at once, in threads or processes
+        (EXTRACTION_EXECUTOR)."""
+        settings = crawler.settings
+        config = ExtractionConfig(timeout=settings.getfloat("EXTRACTION_TIMEOUT", 30.0),
+                                  workers=settings.getint("EXTRACTION_WORKERS", 2),
+                                  executor=settings.get("EXTRACTION_EXECUTOR", "thread"))
+        return cls(crawler, config)
+
+    def open_spider(self, spider: Spider | None = None) -> None:
+        """Stop the crawl before the first request when a setting is invalid (one sentence)."""
+        if self.startup_error:
+            logger.error("Cannot start the crawl: %s", self.startup_error)
+            self.stats.set_value("crawl/startup_error", self.startup_error)
+            raise CloseSpider("startup_error")
 
     def close_spider(self, spider: Spider | None = None) -> None:
         """Release the extraction workers."""
-        self.runner.close()
+        if self.runner is not None:
+            self.runner.close()
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         """Fill the item's content and metadata fields from its raw HTML."""
@@ -45,6 +83,7 @@ class ExtractionPipeline:
         except LookupError:
             html = item.raw_html.decode("utf-8", errors="replace")
         try:
+            assert self.runner is not None
             result = await self.runner.run(extract, html, item.url)
         except TimeLimitExceeded:
             self.stats.inc_value("extraction/timeout")
