@@ -1,0 +1,209 @@
+"""Crawl throughput and memory: our ``domain`` crawl against a bare Scrapy spider, same run.
+
+Generates a linked site of N real documentation pages (the bundled test sites' pages, each
+given links to others), serves it from a separate process on 127.0.0.1, then alternates:
+
+- ``bare``: a Scrapy spider that only downloads and follows links (no items, no pipelines);
+- ``ours``: ``scrapy crawl domain -a render=never`` with extraction and SQLite on;
+- ``rendered`` (``--render``): ``scrapy crawl domain -a render=always``, sampling the RSS of the
+  whole process tree (Scrapy, the Playwright driver, chromium) as pages are stored.
+
+Both run with the project's settings (robots.txt, canonical fingerprints, stats file); both run
+unthrottled (AutoThrottle off, same concurrency) so the figure is the crawler's
+own cost; ``--throttled`` runs them with the project's polite defaults instead. Prints medians
+and the ratio ours/bare.
+
+    python benchmarks/crawl.py [--pages 1000] [--repeat 3] [--render]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SOURCE_SITES = REPO_ROOT / "tests" / "sites"
+
+BARE_SPIDER = '''
+import scrapy
+from scrapy.linkextractors import LinkExtractor
+
+class BareSpider(scrapy.Spider):
+    """Downloads pages and follows their links; nothing else."""
+    name = "bare"
+
+    def __init__(self, start=None, **kwargs):
+        super().__init__(**kwargs)
+        self.start_urls = [start]
+        self.allowed_domains = ["127.0.0.1"]
+        self.links = LinkExtractor()
+
+    def parse(self, response):
+        for link in self.links.extract_links(response):
+            yield scrapy.Request(link.url, callback=self.parse)
+'''
+
+SERVER = '''
+import sys
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=sys.argv[1]))
+print(server.server_address[1], flush=True)
+server.serve_forever()
+'''
+
+
+def build_site(root: Path, pages: int) -> None:
+    """Write ``pages`` real pages, page i linking to pages 2i+1 and 2i+2 and to its neighbours."""
+    templates = [p.read_text(encoding="utf-8", errors="replace")
+                 for site in ("sphinx-alabaster-requests-injected",
+                              "mkdocs-material-starlette-injected")
+                 for p in sorted((SOURCE_SITES / site / "public").rglob("*.html"))]
+    href = re.compile(r'href="(?!#)[^"]*"')
+    (root / "p").mkdir(parents=True)
+    for i in range(pages):
+        html = href.sub('href="#"', templates[i % len(templates)])
+        links = [j for j in (2 * i + 1, 2 * i + 2, i + 1, i - 1) if 0 <= j < pages]
+        nav = "".join(f'<li><a href="/p/{j}.html">Page {j}</a></li>' for j in links)
+        html = html.replace("</body>", f"<ul class='bench-links'>{nav}</ul></body>", 1)
+        (root / "p" / f"{i}.html").write_text(html, encoding="utf-8")
+    (root / "index.html").write_text('<html><body><a href="/p/0.html">start</a></body></html>')
+
+
+def tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and all its descendants, in KiB (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        stack.extend(children.get(current, []))
+        try:
+            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def run(command: list[str], feed: Path | None = None,
+        sample: bool = False) -> tuple[dict, list[tuple[int, int]]]:
+    """Run a crawl; return its final stats and, if asked, (pages stored, tree RSS KiB) samples."""
+    stats_path = Path(tempfile.mktemp(suffix=".json"))
+    command = command + ["-s", f"CRAWL_STATS_PATH={stats_path}", "-s", "LOG_LEVEL=WARNING"]
+    samples: list[tuple[int, int]] = []
+    log = tempfile.TemporaryFile(mode="w+")
+    process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=log,
+                               text=True)
+    while process.poll() is None:
+        time.sleep(1.0)
+        if sample and feed is not None:
+            stored = feed.read_text().count("\n") if feed.exists() else 0
+            samples.append((stored, tree_rss_kb(process.pid)))
+    if process.returncode != 0:
+        log.seek(0)
+        print(log.read()[-5000:], file=sys.stderr)
+    log.close()
+    return (json.loads(stats_path.read_text()) if stats_path.exists() else {}), samples
+
+
+def main() -> int:
+    """Build the site, run the crawls, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--render", action="store_true", help="also run a render=always crawl")
+    parser.add_argument("--throttled", action="store_true",
+                        help="keep the project's AutoThrottle defaults for both spiders")
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="crawl-bench-"))
+    build_site(workdir / "site", args.pages)
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(workdir / "site")],
+                              stdout=subprocess.PIPE, text=True)
+    port = int(server.stdout.readline())
+    start = f"http://127.0.0.1:{port}/"
+    (workdir / "bare.py").write_text(BARE_SPIDER)
+    throttle = [] if args.throttled else ["-s", "AUTOTHROTTLE_ENABLED=false"]
+    common = throttle + ["-s", "CONCURRENT_REQUESTS=16", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16"]
+    results: dict[str, list[tuple[float, float, int]]] = {"bare": [], "ours": []}
+    try:
+        for rep in range(args.repeat):
+            for name in ("bare", "ours"):
+                if name == "bare":
+                    command = [sys.executable, "-m", "scrapy", "runspider",
+                               str(workdir / "bare.py"), "-a", f"start={start}",
+                               "-s", "ITEM_PIPELINES={}", "-s", "FEEDS={}"] + common
+                else:
+                    db = workdir / f"ours-{rep}.db"
+                    command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a",
+                               f"start={start}", "-a", "render=never", "-s",
+                               f"SQLITE_PATH={db}", "-O", str(workdir / f"ours-{rep}.jsonl"),
+                               "-s", "DOMAIN_DEDUP_ENABLED=false"] + common
+                stats, _ = run(command)
+                pages = stats.get("response_received_count", 0)
+                elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
+                rss = int(stats.get("memusage/max", 0))
+                results[name].append((pages / elapsed, elapsed, rss))
+                print(f"  run {rep + 1} {name:5s}: {pages} responses in {elapsed:.1f} s = "
+                      f"{pages / elapsed:.1f} pages/s, peak RSS {rss / 2**20:.0f} MiB", flush=True)
+
+        def median(name: str, index: int) -> float:
+            return statistics.median(r[index] for r in results[name])
+
+        bare, ours = median("bare", 0), median("ours", 0)
+        print(f"\n{args.pages}-page site, {'throttled' if args.throttled else 'unthrottled'}, "
+              f"median of {args.repeat}:")
+        print(f"  bare Scrapy spider: {bare:7.1f} pages/s, peak RSS "
+              f"{median('bare', 2) / 2**20:.0f} MiB")
+        print(f"  ours (extract+SQLite): {ours:7.1f} pages/s, peak RSS "
+              f"{median('ours', 2) / 2**20:.0f} MiB")
+        print(f"  ratio ours/bare: {ours / bare:.2f}")
+
+        if args.render:
+            feed = workdir / "rendered.jsonl"
+            command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a", f"start={start}",
+                       "-a", "render=always", "-a", "sitemaps=false", "-s",
+                       f"SQLITE_PATH={workdir / 'rendered.db'}", "-O", str(feed),
+                       "-s", "DOMAIN_DEDUP_ENABLED=false"] + common
+            stats, samples = run(command, feed=feed, sample=True)
+            pages = stats.get("pages/rendered", 0)
+            elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
+            print(f"\nrender=always: {pages} rendered pages in {elapsed:.0f} s = "
+                  f"{pages / elapsed:.1f} pages/s")
+            print("  process-tree RSS (Scrapy + Playwright driver + chromium) as pages are stored:")
+            marks = sorted({min(range(len(samples)), key=lambda k: abs(samples[k][0] - target))
+                            for target in (50, 250, 500, 750, pages)} if samples else set())
+            for k in marks:
+                print(f"    {samples[k][0]:5d} pages: {samples[k][1] / 1024:6.0f} MiB")
+            if samples:
+                print(f"  peak {max(s[1] for s in samples) / 1024:.0f} MiB; Scrapy process alone "
+                      f"{int(stats.get('memusage/max', 0)) / 2**20:.0f} MiB")
+    finally:
+        server.terminate()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
