@@ -8,7 +8,7 @@ from typing import Any
 
 from lxml import etree
 
-from crawler.extraction.frameworks import CleaningRules, Rule, css
+from crawler.extraction.frameworks import CleaningRules, Rule, selector_set
 from crawler.extraction.scoring import SKIP_TAGS, Stats, compute_stats
 
 logger = logging.getLogger(__name__)
@@ -115,17 +115,14 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if trace is not None:
             trace.append({"step": "clean", "action": "removed", "why": why, **_describe(el, st)})
 
-    for rule in rules:
-        for selector in rule.exclude:
-            for el in css(selector)(container):
-                drop(el, f"rule {rule.source}: {selector}", guard=False)
+    rule_selectors = {sel: rule.source for rule in rules for sel in rule.exclude}
     generic = cleaning.ad_selectors + cleaning.remove
-    if generic:
-        for el in css(", ".join(generic))(container):
-            why = "generic selector"
-            if trace is not None:
-                why += " " + next((s for s in generic if el in css(s)(container)), "?")
-            drop(el, why, guard=True)
+    selectors = selector_set(tuple(rule_selectors) + generic)
+    for el, selector in selectors.matches(container):
+        if selector in rule_selectors:
+            drop(el, f"rule {rule_selectors[selector]}: {selector}", guard=False)
+        else:
+            drop(el, f"generic selector {selector}", guard=True)
     pattern, keep = cleaning.boilerplate_pattern, cleaning.keep_pattern
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:

@@ -237,12 +237,6 @@ def _host(url: str) -> str:
         return ""
 
 
-def _detect_probe(rules: RuleSet) -> CSSSelector | None:
-    """One selector uniting every rule's detection selectors (one tree walk for most pages)."""
-    selectors = sorted({s for rule in rules.frameworks for s in rule.detect_selectors})
-    return css(", ".join(selectors)) if selectors else None
-
-
 def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detection:
     """Find the generator (meta generator first, then markup signatures) and the matching rules."""
     detection = Detection()
@@ -252,14 +246,15 @@ def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detectio
             detection.framework = rule.name
             detection.evidence.append(f"meta generator {generator!r}")
             break
-    probe = _detect_probe(rules)
-    if detection.framework is None and probe is not None and probe(tree):
-        for rule in rules.frameworks:
-            hits = [s for s in rule.detect_selectors if css(s)(tree)]
-            if hits:
-                detection.framework = rule.name
-                detection.evidence.append(f"markup {hits[0]!r}")
-                break
+    if detection.framework is None:
+        owners = {s: rule.name for rule in reversed(rules.frameworks) for s in rule.detect_selectors}
+        hits = selector_set(tuple(owners)).matches(tree)
+        if hits:
+            order = [r.name for r in rules.frameworks]
+            matched = sorted({owners[sel] for _, sel in hits}, key=order.index)
+            detection.framework = matched[0]
+            first = next(sel for _, sel in hits if owners[sel] == matched[0])
+            detection.evidence.append(f"markup {first!r}")
     chosen = next((r for r in rules.frameworks if r.name == detection.framework), None)
     if chosen is not None:
         for theme, selectors in chosen.themes:
@@ -274,3 +269,138 @@ def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detectio
     if chosen is not None:
         detection.rules.append(chosen)
     return detection
+
+
+_SIMPLE = re.compile(r"^(?P<tag>[a-zA-Z][\w-]*|\*)?(?P<parts>(?:\.[\w-]+|#[\w-]+|\[[^\]]+\])*)$")
+_PART = re.compile(r"\.([\w-]+)|#([\w-]+)|\[\s*([\w:-]+)\s*(?:([~^$*|]?=)\s*[\"']?([^\"'\]]*)[\"']?)?\s*\]")
+
+
+@dataclass(frozen=True)
+class SimpleSelector:
+    """A compound CSS selector without combinators (tag, classes, id, attribute tests)."""
+
+    text: str
+    tag: str | None
+    classes: tuple[str, ...]
+    ident: str | None
+    attrs: tuple[tuple[str, str | None, str], ...]
+
+    def key(self) -> tuple[str, str]:
+        """The index key that any matching element must carry."""
+        if self.ident:
+            return ("#", self.ident)
+        if self.classes:
+            return (".", self.classes[0])
+        if self.attrs:
+            return ("@", self.attrs[0][0])
+        return ("t", self.tag or "*")
+
+    def matches(self, el: etree._Element, tokens: frozenset[str]) -> bool:
+        """Whether el matches (tokens: its class names)."""
+        if self.tag and self.tag != "*" and el.tag != self.tag:
+            return False
+        if self.ident and el.get("id") != self.ident:
+            return False
+        if any(c not in tokens for c in self.classes):
+            return False
+        for name, op, value in self.attrs:
+            actual = el.get(name)
+            if actual is None:
+                return False
+            if op is None:
+                continue
+            if op == "=" and actual != value:
+                return False
+            if op == "^=" and not actual.startswith(value):
+                return False
+            if op == "$=" and not actual.endswith(value):
+                return False
+            if op == "*=" and value not in actual:
+                return False
+            if op == "~=" and value not in actual.split():
+                return False
+            if op == "|=" and not (actual == value or actual.startswith(value + "-")):
+                return False
+        return True
+
+
+def parse_simple(selector: str) -> SimpleSelector | None:
+    """A SimpleSelector, or None when the selector needs a full CSS engine (combinators...)."""
+    match = _SIMPLE.match(selector.strip())
+    if not match or not selector.strip():
+        return None
+    classes, attrs, ident = [], [], None
+    for cls, idv, name, op, value in _PART.findall(match.group("parts") or ""):
+        if cls:
+            classes.append(cls)
+        elif idv:
+            ident = idv
+        elif name:
+            attrs.append((name, op or None, value))
+    tag = match.group("tag")
+    return SimpleSelector(selector, tag.lower() if tag else None, tuple(classes), ident,
+                          tuple(attrs))
+
+
+class SelectorSet:
+    """Many CSS selectors matched in one walk of a tree (indexed by tag, class, id, attribute);
+    selectors with combinators fall back to lxml's CSS engine."""
+
+    def __init__(self, selectors: Iterable[str]) -> None:
+        self.by: dict[str, dict[str, list[SimpleSelector]]] = {"t": {}, ".": {}, "#": {}, "@": {}}
+        self.complex: list[str] = []
+        for text in dict.fromkeys(selectors):
+            simple = parse_simple(text)
+            if simple is None:
+                self.complex.append(text)
+            else:
+                kind, value = simple.key()
+                self.by[kind].setdefault(value, []).append(simple)
+        self.any_tag = self.by["t"].pop("*", [])
+
+    def matches(self, root: etree._Element) -> list[tuple[etree._Element, str]]:
+        """(element, selector) pairs for every match under root (root included), in tree order."""
+        out: list[tuple[etree._Element, str]] = []
+        by_tag, by_class, by_id, by_attr = (self.by[k] for k in ("t", ".", "#", "@"))
+        any_tag = self.any_tag
+        empty: frozenset[str] = frozenset()
+        for el in root.iter():
+            tag = el.tag
+            if tag.__class__ is not str:
+                continue
+            pool = by_tag.get(tag)
+            pool = list(pool) if pool else []
+            if any_tag:
+                pool += any_tag
+            cls = el.get("class")
+            tokens = empty
+            if cls:
+                tokens = frozenset(cls.split())
+                for token in tokens:
+                    hit = by_class.get(token)
+                    if hit:
+                        pool += hit
+            if by_id:
+                ident = el.get("id")
+                if ident:
+                    hit = by_id.get(ident)
+                    if hit:
+                        pool += hit
+            if by_attr:
+                for name in el.keys():
+                    hit = by_attr.get(name)
+                    if hit:
+                        pool += hit
+            for sel in pool:
+                if sel.matches(el, tokens):
+                    out.append((el, sel.text))
+                    break
+        for text in self.complex:
+            out.extend((el, text) for el in css(text)(root))
+        return out
+
+
+@functools.lru_cache(maxsize=64)
+def selector_set(selectors: tuple[str, ...]) -> SelectorSet:
+    """A SelectorSet built once per process for a tuple of selectors."""
+    return SelectorSet(selectors)
