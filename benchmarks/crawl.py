@@ -120,7 +120,9 @@ def run(command: list[str], feed: Path | None = None,
         time.sleep(1.0)
         if sample and feed is not None:
             stored = feed.read_text().count("\n") if feed.exists() else 0
-            samples.append((stored, tree_rss_kb(process.pid)))
+            rss = tree_rss_kb(process.pid)
+            if rss:  # zero once the process has exited
+                samples.append((stored, rss))
     if process.returncode != 0:
         log.seek(0)
         print(log.read()[-5000:], file=sys.stderr)
