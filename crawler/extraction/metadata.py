@@ -526,13 +526,15 @@ def _choose_dates(view: _PageView, url: str, sd: StructuredData,
             if found and found != declared and found in shown:
                 published, source = found, "htmldate+shown"
     else:
-        published = _htmldate(tree, url, original=True, extensive=False)
-        source = "htmldate"
+        # Nothing declared: the first date shown around the title, else htmldate's guess.
+        shown = [d for d, _ in visible_dates(view, day_first)]
+        published, source = (shown[0], "shown") if shown else (None, "")
+        if not published:
+            published, source = _htmldate(tree, url, original=True, extensive=False), "htmldate"
         if not published:
             published, source = _meta_date(tree), "meta"
         if not published:
-            shown = [d for d, _ in visible_dates(view, day_first)]
-            published, source = (shown[0], "shown") if shown else (None, "")
+            source = ""
     if modified and published and modified < published:
         modified = None
     return published, modified, source
