@@ -1,0 +1,65 @@
+"""When a plain download needs the browser, and how the browser is configured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crawler.rendering import (BLOCKED_RESOURCE_TYPES, find_browser, launch_options,
+                               looks_like_js_shell, should_abort_request)
+from tests.conftest import SITES_DIR
+
+PROSE = "<p>" + "Plain server-rendered prose that a reader sees without JavaScript. " * 8 + "</p>"
+
+
+@pytest.mark.parametrize(("html", "is_shell", "reason"), [
+    ('<html><body><div id="root"></div><script src="/app.js"></script></body></html>',
+     True, "empty_app_root"),
+    ('<body><div id="__next"></div><script>1</script></body>', True, "empty_app_root"),
+    ("<body><noscript>Please enable JavaScript to view this site.</noscript>"
+     "<div class=app></div><script>x()</script></body>", True, "noscript_asks_javascript"),
+    ("<body><h1>Hi</h1><script>render()</script></body>", True, "little_visible_text"),
+    (f"<body><article>{PROSE}</article><script>track()</script></body>", False, ""),
+    (f'<body><div id="root">{PROSE}</div><script>hydrate()</script></body>', False, ""),
+    (f"<body>{PROSE}<noscript><img src=pixel.gif></noscript></body>", False, ""),
+    ("<body><p>Short page, no scripts at all.</p></body>", False, ""),
+])
+def test_js_shell_detection(html: str, is_shell: bool, reason: str) -> None:
+    verdict = looks_like_js_shell(html)
+    assert (verdict.is_shell, verdict.reason) == (is_shell, reason)
+
+
+@pytest.mark.parametrize("page", sorted(
+    (SITES_DIR / "sphinx-alabaster-requests-injected" / "public").glob("*.html")))
+def test_generator_built_pages_need_no_browser(page: Path) -> None:
+    assert not looks_like_js_shell(page.read_text(encoding="utf-8")).is_shell
+
+
+def test_behaviours_app_page_needs_the_browser() -> None:
+    html = (SITES_DIR / "behaviours" / "public" / "app.html").read_text()
+    assert looks_like_js_shell(html).is_shell
+
+
+class _FakeRequest:
+    def __init__(self, resource_type: str) -> None:
+        self.resource_type = resource_type
+
+
+@pytest.mark.parametrize("resource_type", ["image", "font", "media", "document", "script",
+                                           "xhr", "stylesheet"])
+def test_images_fonts_and_media_are_blocked(resource_type: str) -> None:
+    assert should_abort_request(_FakeRequest(resource_type)) is (
+        resource_type in BLOCKED_RESOURCE_TYPES)
+
+
+def test_browser_lookup_and_launch_options(tmp_path: Path) -> None:
+    assert find_browser(str(tmp_path / "missing")) is None
+    assert find_browser("") is None
+    fake = tmp_path / "chromium"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    assert find_browser(str(fake)) == str(fake)
+    options = launch_options(str(fake), {"args": ["--lang=en"]})
+    assert options["executable_path"] == str(fake) and options["headless"] is True
+    assert options["args"][0] == "--lang=en" and "--no-sandbox" in options["args"]

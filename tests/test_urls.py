@@ -1,0 +1,68 @@
+"""URL canonicalisation and crawl scope: one page, one URL; only the site's own pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension
+
+
+@pytest.mark.parametrize(("url", "canonical"), [
+    ("https://Example.COM/a", "https://example.com/a"),
+    ("https://example.com", "https://example.com/"),
+    ("https://example.com:443/a", "https://example.com/a"),
+    ("http://example.com:8080/a", "http://example.com:8080/a"),
+    ("https://example.com/a#section", "https://example.com/a"),
+    ("https://example.com/a?utm_source=x&utm_medium=y", "https://example.com/a"),
+    ("https://example.com/a?b=2&a=1", "https://example.com/a?a=1&b=2"),
+    ("https://example.com/a?id=7&fbclid=abc&gclid=def&mc_cid=1", "https://example.com/a?id=7"),
+    ("https://example.com/docs/index.html", "https://example.com/docs/"),
+    ("https://example.com/index.htm", "https://example.com/"),
+    ("https://example.com/reindex.html", "https://example.com/reindex.html"),
+    ("https://example.com/a b", "https://example.com/a%20b"),
+    ("https://example.com/?q=", "https://example.com/?q="),
+])
+def test_canonical_form(url: str, canonical: str) -> None:
+    assert canonicalize_url(url) == canonical
+
+
+def test_canonicalisation_is_idempotent() -> None:
+    once = canonicalize_url("HTTP://Example.com:80/x/index.html?z=1&utm_term=a&a=2#f")
+    assert canonicalize_url(once) == once == "http://example.com/x/?a=2&z=1"
+
+
+@pytest.mark.parametrize(("url", "non_html"), [
+    ("https://example.com/report.pdf", True),
+    ("https://example.com/photo.JPG", True),
+    ("https://example.com/archive.tar.gz", True),
+    ("https://example.com/sitemap.xml", True),
+    ("https://example.com/page.html", False),
+    ("https://example.com/page", False),
+    ("https://example.com/v1.2/guide/", False),
+    ("https://example.com/.well-known", False),
+])
+def test_non_html_extensions(url: str, non_html: bool) -> None:
+    assert has_non_html_extension(url) is non_html
+
+
+SCOPE = CrawlScope(hosts=frozenset({"docs.example.com"}))
+
+
+@pytest.mark.parametrize(("scope", "url", "accepted", "reason"), [
+    (SCOPE, "https://docs.example.com/a", True, ""),
+    (SCOPE, "https://api.docs.example.com/a", False, "offsite"),
+    (SCOPE, "https://example.com/a", False, "offsite"),
+    (SCOPE, "mailto:team@docs.example.com", False, "scheme"),
+    (CrawlScope(hosts=frozenset({"docs.example.com"}), include_subdomains=True),
+     "https://api.docs.example.com/a", True, ""),
+    (CrawlScope(hosts=frozenset({"docs.example.com"}), include_subdomains=True),
+     "https://notdocs.example.com/a", False, "offsite"),
+    (CrawlScope(hosts=frozenset({"docs.example.com"}), allow=re.compile("/guide/")),
+     "https://docs.example.com/blog/", False, "not_allowed"),
+    (CrawlScope(hosts=frozenset({"docs.example.com"}), deny=re.compile(r"\?page=")),
+     "https://docs.example.com/list?page=2", False, "denied"),
+])
+def test_scope(scope: CrawlScope, url: str, accepted: bool, reason: str) -> None:
+    assert scope.accepts(url) == (accepted, reason)
