@@ -6,7 +6,6 @@ import logging
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Iterator
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -429,20 +428,6 @@ def _to_date(m: re.Match, day_first: bool) -> str | None:
         return None
 
 
-def _visible_pieces(el: HtmlElement) -> Iterator[tuple[str, bool]]:
-    """Visible text pieces of a subtree in document order, each flagged when it starts an ``<h1>``."""
-    if el.text:
-        yield el.text, False
-    for child in el:
-        tag = child.tag
-        if isinstance(tag, str) and tag not in _SKIP_TEXT:
-            if tag == "h1":
-                yield "", True
-            yield from _visible_pieces(child)
-        if child.tail:  # comments and skipped elements still end with visible text
-            yield child.tail, False
-
-
 def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) -> tuple[str, int]:
     """Reader-visible text around the first ``<h1>`` (bylines and dates live there) and the h1's offset."""
     body = tree.find("body")
@@ -451,13 +436,23 @@ def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) 
     pieces: list[str] = []
     size = 0
     h1_at: int | None = None
-    for piece, is_h1 in _visible_pieces(root):
-        if is_h1:
-            if h1_at is None:
+    stack: list[HtmlElement | str] = [root]
+    while stack:  # depth-first, in document order; tails of comments and skipped elements kept
+        item = stack.pop()
+        if isinstance(item, str):
+            pieces.append(item)
+            size += len(item) + 1
+        else:
+            if item.tag == "h1" and h1_at is None:
                 h1_at = size
-            continue
-        pieces.append(piece)
-        size += len(piece) + 1
+            for child in reversed(item):
+                if child.tail:
+                    stack.append(child.tail)
+                if isinstance(child.tag, str) and child.tag not in _SKIP_TEXT:
+                    stack.append(child)
+            if item.text:
+                pieces.append(item.text)
+                size += len(item.text) + 1
         if (h1_at is not None and size > h1_at + after) or (h1_at is None and size > limit):
             break
     text = " ".join(pieces)
