@@ -55,6 +55,11 @@ def test_content_that_is_a_small_part_of_the_page_is_named() -> None:
     assert any("small part of the page" in r for r in reasons), reasons
 
 
+@pytest.mark.parametrize("stronger, weaker", [("rules", "semantic"), ("semantic", "density"), ("density", "body")])
+def test_trusted_tiers_score_higher(stronger: str, weaker: str) -> None:
+    assert _assess(ARTICLE, tier=stronger, **FULL_META)[0] > _assess(ARTICLE, tier=weaker, **FULL_META)[0]
+
+
 def test_metadata_completeness_raises_the_score() -> None:
     bare, _ = _assess(ARTICLE, tier="semantic")
     full, _ = _assess(ARTICLE, tier="semantic", **FULL_META)

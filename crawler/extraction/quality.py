@@ -13,9 +13,8 @@ __all__ = ["QualityMetrics", "assess_quality", "measure"]
 
 #: Trust in each tier's choice (the tier that produced the content): unknown tiers get the default.
 TIER_TRUST = {
-    "structured": 1.0, "json-ld": 1.0, "microdata": 1.0, "site-rule": 1.0, "framework": 1.0,
-    "semantic": 0.9, "class-pattern": 0.85, "pattern": 0.85, "density": 0.75,
-    "trafilatura": 0.75, "fallback": 0.4, "body": 0.3, "none": 0.0, "": 0.5,
+    "rules": 1.0, "structured": 1.0, "semantic": 0.9, "pattern": 0.85, "density": 0.75,
+    "trafilatura": 0.75, "body": 0.3, "none": 0.0, "": 0.5,
 }
 _BLOCKS = ("p", "li", "pre", "blockquote", "tr", "h2", "h3", "h4", "dd", "figcaption")
 
