@@ -4,7 +4,8 @@ Generates a linked site of N real documentation pages (the bundled test sites' p
 given links to others), serves it from a separate process on 127.0.0.1, then alternates:
 
 - ``bare``: a Scrapy spider that only downloads and follows links (no items, no pipelines);
-- ``ours``: ``scrapy crawl domain -a render=never`` with extraction and SQLite on;
+- ``ours``: ``scrapy crawl domain -a render=never`` with extraction and SQLite on, once per
+  extraction executor (threads, processes);
 - ``rendered`` (``--render``): ``scrapy crawl domain -a render=always``, sampling the RSS of the
   whole process tree (Scrapy, the Playwright driver, chromium) as pages are stored.
 
@@ -107,9 +108,9 @@ def tree_rss_kb(pid: int) -> int:
     return total
 
 
-def run(command: list[str], feed: Path | None = None,
-        sample: bool = False) -> tuple[dict, list[tuple[int, int]]]:
-    """Run a crawl; return its final stats and, if asked, (pages stored, tree RSS KiB) samples."""
+def run(command: list[str], feed: Path | None = None) -> tuple[dict, list[tuple[int, int]]]:
+    """Run a crawl; return its final stats and (pages stored, process-tree RSS KiB) samples
+    taken every half second."""
     stats_path = Path(tempfile.mktemp(suffix=".json"))
     command = command + ["-s", f"CRAWL_STATS_PATH={stats_path}", "-s", "LOG_LEVEL=WARNING"]
     samples: list[tuple[int, int]] = []
@@ -117,12 +118,11 @@ def run(command: list[str], feed: Path | None = None,
     process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=log,
                                text=True)
     while process.poll() is None:
-        time.sleep(1.0)
-        if sample and feed is not None:
-            stored = feed.read_text().count("\n") if feed.exists() else 0
-            rss = tree_rss_kb(process.pid)
-            if rss:  # zero once the process has exited
-                samples.append((stored, rss))
+        time.sleep(0.5)
+        stored = feed.read_text().count("\n") if feed is not None and feed.exists() else 0
+        rss = tree_rss_kb(process.pid)
+        if rss:  # zero once the process has exited
+            samples.append((stored, rss))
     if process.returncode != 0:
         log.seek(0)
         print(log.read()[-5000:], file=sys.stderr)
@@ -136,6 +136,8 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--render", action="store_true", help="also run a render=always crawl")
+    parser.add_argument("--executors", default="thread,process",
+                        help="EXTRACTION_EXECUTOR values to run ours with (comma-separated)")
     parser.add_argument("--throttled", action="store_true",
                         help="keep the project's AutoThrottle defaults for both spiders")
     args = parser.parse_args()
@@ -149,39 +151,42 @@ def main() -> int:
     (workdir / "bare.py").write_text(BARE_SPIDER)
     throttle = [] if args.throttled else ["-s", "AUTOTHROTTLE_ENABLED=false"]
     common = throttle + ["-s", "CONCURRENT_REQUESTS=16", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16"]
-    results: dict[str, list[tuple[float, float, int]]] = {"bare": [], "ours": []}
+    variants = ["bare"] + [f"ours-{kind}" for kind in args.executors.split(",")]
+    results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in variants}
     try:
         for rep in range(args.repeat):
-            for name in ("bare", "ours"):
+            for name in variants:
                 if name == "bare":
                     command = [sys.executable, "-m", "scrapy", "runspider",
                                str(workdir / "bare.py"), "-a", f"start={start}",
                                "-s", "ITEM_PIPELINES={}", "-s", "FEEDS={}"] + common
                 else:
-                    db = workdir / f"ours-{rep}.db"
+                    db = workdir / f"{name}-{rep}.db"
                     command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a",
                                f"start={start}", "-a", "render=never", "-s",
-                               f"SQLITE_PATH={db}", "-O", str(workdir / f"ours-{rep}.jsonl"),
+                               f"SQLITE_PATH={db}", "-O", str(workdir / f"{name}-{rep}.jsonl"),
+                               "-s", f"EXTRACTION_EXECUTOR={name.split('-', 1)[1]}",
                                "-s", "DOMAIN_DEDUP_ENABLED=false"] + common
-                stats, _ = run(command)
+                stats, samples = run(command)
                 pages = stats.get("response_received_count", 0)
                 elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
-                rss = int(stats.get("memusage/max", 0))
+                rss = max((kb for _, kb in samples), default=0) * 1024
                 results[name].append((pages / elapsed, elapsed, rss))
-                print(f"  run {rep + 1} {name:5s}: {pages} responses in {elapsed:.1f} s = "
+                print(f"  run {rep + 1} {name:14s}: {pages} responses in {elapsed:.1f} s = "
                       f"{pages / elapsed:.1f} pages/s, peak RSS {rss / 2**20:.0f} MiB", flush=True)
 
         def median(name: str, index: int) -> float:
             return statistics.median(r[index] for r in results[name])
 
-        bare, ours = median("bare", 0), median("ours", 0)
+        bare = median("bare", 0)
         print(f"\n{args.pages}-page site, {'throttled' if args.throttled else 'unthrottled'}, "
-              f"median of {args.repeat}:")
-        print(f"  bare Scrapy spider: {bare:7.1f} pages/s, peak RSS "
-              f"{median('bare', 2) / 2**20:.0f} MiB")
-        print(f"  ours (extract+SQLite): {ours:7.1f} pages/s, peak RSS "
-              f"{median('ours', 2) / 2**20:.0f} MiB")
-        print(f"  ratio ours/bare: {ours / bare:.2f}")
+              f"median of {args.repeat} (peak RSS of the process tree, extraction workers "
+              "included):")
+        for name in variants:
+            label = "bare Scrapy spider" if name == "bare" else \
+                f"ours, extraction+SQLite, {name.split('-', 1)[1]} workers"
+            print(f"  {label:44s} {median(name, 0):7.1f} pages/s  ratio "
+                  f"{median(name, 0) / bare:4.2f}  peak RSS {median(name, 2) / 2**20:5.0f} MiB")
 
         if args.render:
             feed = workdir / "rendered.jsonl"
@@ -189,7 +194,7 @@ def main() -> int:
                        "-a", "render=always", "-a", "sitemaps=false", "-s",
                        f"SQLITE_PATH={workdir / 'rendered.db'}", "-O", str(feed),
                        "-s", "DOMAIN_DEDUP_ENABLED=false"] + common
-            stats, samples = run(command, feed=feed, sample=True)
+            stats, samples = run(command, feed=feed)
             pages = stats.get("pages/rendered", 0)
             elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
             print(f"\nrender=always: {pages} rendered pages in {elapsed:.0f} s = "
