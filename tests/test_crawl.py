@@ -140,6 +140,10 @@ def test_javascript_shell_gets_its_text_when_rendered(render: str, serve_site, t
     assert by_path["/app.html"]["rendered"] is True
     assert by_path["/"]["rendered"] is (render == "always")
     assert result.stats["pages/rendered"] == (2 if render == "always" else 1)
+    # every browser page closed; the app page's image never fetched
+    assert result.stats["playwright/page_count/closed"] == result.stats["playwright/page_count"]
+    assert result.stats["playwright/request_count/aborted"] >= 1
+    assert "/logo.png" not in server.request_counts()
 
 
 @pytest.mark.parametrize("render", ["never", "auto"])
