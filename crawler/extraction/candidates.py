@@ -362,3 +362,37 @@ def expand(cand: Candidate, stats: dict[etree._Element, Stats],
 
 
 EXPAND_GOOD_SHARE = 0.5
+
+
+COVERAGE_MIN = 0.2
+COVERAGE_TARGET = 0.6
+
+
+def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._Element, Stats],
+                      trace: list[dict[str, Any]] | None = None) -> Candidate:
+    """When the chosen container holds little of the page's content-like text (sectioned service
+    and landing pages), widen it to the lowest ancestor holding most of it."""
+    page_st, st = stats.get(page), stats.get(cand.element)
+    if page_st is None or st is None or page_st.good == 0:
+        return cand
+    if st.good >= COVERAGE_MIN * page_st.good:
+        return cand
+    for anc in cand.element.iterancestors():
+        if anc is page or anc.tag in ("body", "html"):
+            break
+        ast = stats.get(anc)
+        if ast is None or ast.link_density >= MAX_LINK_DENSITY:
+            break
+        if ast.good >= COVERAGE_TARGET * page_st.good:
+            wider = Candidate(element=anc, tier=cand.tier,
+                              source=f"{cand.source}, widened to {ast.good / page_st.good:.0%} "
+                                     "of the page's content-like text",
+                              chars=ast.chars, link_density=ast.link_density,
+                              paragraphs=ast.paragraphs, score=cand.score, rank=cand.rank)
+            validate(wider)
+            if trace is not None:
+                trace.append({"step": "widen", "from": cand.describe(), "to": wider.describe(),
+                              "why": f"the choice held {st.good / page_st.good:.0%} of the "
+                                     "page's content-like text"})
+            return wider
+    return cand
