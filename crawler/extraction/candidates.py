@@ -383,6 +383,8 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._
         ast = stats.get(anc)
         if ast is None or ast.link_density >= MAX_LINK_DENSITY:
             break
+        if next(anc.iter("footer", "nav"), None) is not None:
+            break  # reached the page frame: widening further would take the chrome along
         if ast.good >= COVERAGE_TARGET * page_st.good:
             wider = Candidate(element=anc, tier=cand.tier,
                               source=f"{cand.source}, widened to {ast.good / page_st.good:.0%} "
