@@ -121,6 +121,11 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for el, selector in selectors.matches(container):
         if selector in rule_selectors:
             drop(el, f"rule {rule_selectors[selector]}: {selector}", guard=False)
+        elif selector in HIDING_SELECTORS and _collapsed_content(el, cleaning):
+            _unhide(el)
+            if trace is not None:
+                trace.append({"step": "clean", "action": "kept", "why": f"{selector}, but a "
+                              "collapsed tab/accordion panel", **_describe(el, stats.get(el))})
         else:
             drop(el, f"generic selector {selector}", guard=True)
     pattern, keep = cleaning.boilerplate_pattern, cleaning.keep_pattern
@@ -186,6 +191,19 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
     if trace is not None and doomed:
         trace.append({"step": "clean", "action": "removed", "why": "repeated text blocks",
                       "count": len(doomed)})
+
+
+HIDING_SELECTORS = frozenset({'[hidden]', '[aria-hidden="true"]', '[style*="display:none"]',
+                              '[style*="display: none"]'})
+
+
+def _collapsed_content(el: etree._Element, cleaning: CleaningRules) -> bool:
+    """Whether a hidden element is a collapsed panel of the content (tab, accordion, FAQ)."""
+    pattern = cleaning.hidden_content_pattern
+    if pattern is None:
+        return False
+    names = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"))))
+    return bool(names) and pattern.search(names) is not None
 
 
 def _unhide(el: etree._Element) -> None:

@@ -51,6 +51,7 @@ class CleaningRules:
     ad_selectors: tuple[str, ...] = ()
     boilerplate_pattern: re.Pattern[str] | None = None
     keep_pattern: re.Pattern[str] | None = None
+    hidden_content_pattern: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,8 @@ def _load_rules_cached(folder: Any) -> RuleSet:
                 ad_selectors=tuple(s for s in map(str, _as_list(data.get("ad_selectors")))
                                    if _valid_css(s)),
                 boilerplate_pattern=_compile_pattern(data.get("boilerplate_pattern")),
-                keep_pattern=_compile_pattern(data.get("keep_pattern")))
+                keep_pattern=_compile_pattern(data.get("keep_pattern")),
+                hidden_content_pattern=_compile_pattern(data.get("hidden_content_pattern")))
     except Exception as exc:  # noqa: BLE001
         errors.append(f"cleaning.yaml: {exc}")
     for error in errors:
