@@ -16,6 +16,7 @@ from crawler.dedup import (
     strip_boilerplate,
 )
 from crawler.dedup.config import DedupConfig, DedupConfigError
+from crawler.dedup.page_text import page_lines
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dedup"
 
@@ -217,3 +218,22 @@ def test_config_rejects_out_of_range_values(values: dict[str, object], message: 
 def test_config_accepts_strings_from_settings() -> None:
     config = DedupConfig.from_values(threshold_pct="0.5", min_pages="3", min_block_chars="40")
     assert config == DedupConfig(threshold_pct=0.5, min_pages=3, min_block_chars=40)
+
+
+# --- whole-page lines ------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("html", "expected"), [
+    (b"<html><body><div>One <b>bold</b> line</div><p>Two &amp; more</p></body></html>",
+     ["One bold line", "Two & more"]),
+    ("<body><script>var p = '<p>no</p>';</script><style>p {}</style><p>kept</p><!-- <p>x</p> -->"
+     "<noscript>enable JS</noscript><svg><text>icon</text></svg></body>", ["kept"]),
+    ("<ul><li>First item</li><li>Second <a href='/x'>link</a></li></ul>tail text",
+     ["First item", "Second link", "tail text"]),
+    ("<head><title>Title</title></head><body><h1>Heading</h1>\n  spread\n over  lines <br>next"
+     "</body>",
+     ["Heading", "spread over lines", "next"]),
+    (b"", []),
+    (None, []),
+], ids=["blocks-and-entities", "skipped-elements", "list-items", "head-and-br", "empty", "none"])
+def test_page_lines(html: bytes | str | None, expected: list[str]) -> None:
+    assert page_lines(html) == expected
