@@ -92,7 +92,8 @@ def _trafilatura_element(tree: HtmlElement, url: str) -> HtmlElement | None:
 
     try:
         html = trafilatura.extract(tree, url=url, output_format="html", include_links=True,
-                                   include_tables=True, include_images=False, with_metadata=False)
+                                   include_tables=True, include_images=False,
+                                   with_metadata=False, fast=True)
     except Exception as exc:  # noqa: BLE001 - the fallback must never raise
         logger.debug("trafilatura failed on %s: %s", url, exc)
         return None
