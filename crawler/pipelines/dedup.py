@@ -7,6 +7,7 @@ including rows stored by earlier crawls, and ``pages.cleaned_content`` is writte
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +15,6 @@ from pathlib import Path
 from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, NotConfigured
-from twisted.internet.defer import Deferred
-from twisted.internet.threads import deferToThread
 
 from crawler.dedup.config import DedupConfig, DedupConfigError
 from crawler.dedup.store import DomainResult, dedup_domain
@@ -83,11 +82,11 @@ class DomainDedupPipeline:
             self.domains.add(item.domain)
         return item
 
-    def close_spider(self, spider: Spider | None = None) -> Deferred | None:
+    async def close_spider(self, spider: Spider | None = None) -> None:
         """Analyse every domain crawled, in a thread so the reactor keeps running."""
         if not self.domains or self.config is None:
-            return None
-        return deferToThread(self._dedup_all, sorted(self.domains))
+            return
+        await asyncio.to_thread(self._dedup_all, sorted(self.domains))
 
     def _dedup_all(self, domains: list[str]) -> None:
         """Dedup each domain over all its stored rows; a failing domain is logged and counted."""
