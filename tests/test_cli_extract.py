@@ -141,6 +141,20 @@ def test_extract_corpus_writes_one_line_per_page(corpus: Path, tmp_path: Path, j
     assert "\r[" not in err  # no progress bar when stderr is not a terminal
 
 
+def test_extract_corpus_joins_authors_as_a_byline(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "c"
+    (root / "html").mkdir(parents=True)
+    page = PAGE.replace('<meta name="author" content="Mina Leaf">',
+                        '<script type="application/ld+json">{"@type": "Article", "headline": "Brewing Tea", '
+                        '"author": [{"@type": "Person", "name": "Ann Lee"}, {"@type": "Person", "name": "Bo Chan"}, '
+                        '{"@type": "Person", "name": "Cy Dee"}]}</script>')
+    (root / "html" / "p.html.gz").write_bytes(gzip.compress(page.encode("utf-8")))
+    (root / "ground-truth.jsonl").write_text(json.dumps({"id": "p", "url": "https://leaf.example/t"}) + "\n")
+    out_path = tmp_path / "preds.jsonl"
+    assert main(["extract-corpus", str(root), "-o", str(out_path), "--jobs", "1"]) == 0
+    assert json.loads(out_path.read_text())["author"] == "Ann Lee, Bo Chan, and Cy Dee"
+
+
 def test_extract_corpus_without_ground_truth_is_an_error(tmp_path: Path, capsys) -> None:
     code, _, err = _run(["extract-corpus", str(tmp_path), "-o", str(tmp_path / "p.jsonl")], capsys)
     assert code == 1 and "has no ground-truth.jsonl" in err

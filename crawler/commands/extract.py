@@ -201,6 +201,7 @@ def corpus_pages(corpus: Path) -> list[CorpusPage]:
 def extract_page(page: CorpusPage) -> dict[str, Any]:
     """The prediction record of one corpus page (an unreadable page gives empty fields)."""
     from crawler.extraction import extract
+    from crawler.extraction.metadata import join_names
 
     record: dict[str, Any] = {"id": page.id, "text": "", "html": "", "markdown": "", "title": None,
                               "author": None, "date": None, "tier": None, "quality_score": None}
@@ -216,7 +217,7 @@ def extract_page(page: CorpusPage) -> dict[str, Any]:
         record["error"] = str(exc)
         return record
     record.update(text=result.content_text, html=result.content_html, markdown=result.content_markdown,
-                  title=result.title, author=result.author, date=result.published,
+                  title=result.title, author=join_names(result.authors) or result.author, date=result.published,
                   tier=result.method or None, quality_score=result.quality_score)
     return record
 
