@@ -85,7 +85,7 @@ def _text_stats(text: str):
                  paragraphs=sum(1 for line in text.splitlines() if len(line.strip()) >= 40))
 
 
-def _trafilatura_element(tree: HtmlElement, url: str) -> HtmlElement | None:
+def _trafilatura_element(tree: HtmlElement, url: str, fast: bool = True) -> HtmlElement | None:
     """trafilatura's main content of the original tree, as an element (None when it finds none)."""
     import lxml.html
     import trafilatura
@@ -93,7 +93,7 @@ def _trafilatura_element(tree: HtmlElement, url: str) -> HtmlElement | None:
     try:
         html = trafilatura.extract(tree, url=url, output_format="html", include_links=True,
                                    include_tables=True, include_images=False,
-                                   with_metadata=False, fast=True)
+                                   with_metadata=False, fast=fast)
     except Exception as exc:  # noqa: BLE001 - the fallback must never raise
         logger.debug("trafilatura failed on %s: %s", url, exc)
         return None
@@ -105,6 +105,24 @@ def _trafilatura_element(tree: HtmlElement, url: str) -> HtmlElement | None:
         return None
     body = fragment.find(".//body")
     return body if body is not None else fragment
+
+
+def _trafilatura_candidate(tree: HtmlElement, url: str) -> tiers.Candidate | None:
+    """trafilatura as a competing candidate: its fast mode first, the full mode when the fast
+    result does not validate."""
+    cand = None
+    for fast in (True, False):
+        element = _trafilatura_element(tree, url, fast=fast)
+        if element is None:
+            continue
+        fstats = compute_stats(element)
+        cand = tiers._make(element, tiers.TIER_TRAFILATURA,
+                           "trafilatura.extract" + (" (fast)" if fast else ""), fstats, {}, 0)
+        if cand is not None:
+            tiers.validate(cand)
+            if cand.valid:
+                return cand
+    return cand
 
 
 def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
@@ -157,15 +175,11 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
             if cand.valid:
                 chosen, why = cand, "no container validated; structured articleBody agrees"
     if chosen is None:
-        element = _trafilatura_element(tree, url)
-        if element is not None:
-            fstats = compute_stats(element)
-            cand = tiers._make(element, tiers.TIER_TRAFILATURA, "trafilatura.extract", fstats, {}, 0)
-            if cand is not None:
-                tiers.validate(cand)
-                cands.append(cand)
-                if cand.chars > 0:
-                    chosen, why = cand, "no cheap candidate validated; trafilatura found text"
+        cand = _trafilatura_candidate(tree, url)
+        if cand is not None:
+            cands.append(cand)
+            if cand.chars > 0:
+                chosen, why = cand, "no cheap candidate validated; trafilatura found text"
     if chosen is None:
         whole = tiers._make(body, tiers.TIER_BODY, "body", stats, scores, 0)
         if whole is not None and whole.chars > 0:

@@ -175,8 +175,9 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
     the same description for desktop and mobile; readers see it once)."""
     seen: set[str] = set()
     doomed = []
+    in_code = {el for pre in container.iter("pre", "code", "table") for el in pre.iter()}
     for el in container.iter(*_LEAF_BLOCKS):
-        if any(child.tag in _BLOCK_CHILDREN for child in el):
+        if el in in_code or any(child.tag in _BLOCK_CHILDREN for child in el):
             continue
         text = " ".join(el.text_content().split())
         if len(text) < MIN_REPEAT_CHARS:
