@@ -180,6 +180,11 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
             cands.append(cand)
             if cand.chars > 0:
                 chosen, why = cand, "no cheap candidate validated; trafilatura found text"
+        if chosen is None or not chosen.valid:
+            near = tiers.nearly_valid(cands)
+            if near is not None and (chosen is None or len(near.reasons) <= len(chosen.reasons)):
+                chosen, why = near, "nothing validated; the page's own best container fails " \
+                    "only on link density (a hub page)"
     if chosen is None:
         whole = tiers._make(body, tiers.TIER_BODY, "body", stats, scores, 0)
         if whole is not None and whole.chars > 0:

@@ -398,3 +398,18 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._
                                      "page's content-like text"})
             return wider
     return cand
+
+
+NEARLY_MAX_LINK_DENSITY = 0.7
+
+
+def nearly_valid(cands: list[Candidate]) -> Candidate | None:
+    """The best density candidate that fails validation on link density alone (hub pages whose
+    content is a list of links with short descriptions)."""
+    for cand in cands:
+        if cand.tier != TIER_DENSITY or cand.valid:
+            continue
+        if len(cand.reasons) == 1 and cand.reasons[0].startswith("link density") \
+                and cand.link_density < NEARLY_MAX_LINK_DENSITY:
+            return cand
+    return None
