@@ -182,17 +182,23 @@ def _repeated_containers(found: list[tuple[int, etree._Element, str]],
     for (tag, name), members in groups.items():
         members = [m for m in members
                    if not any(a in members for a in m.iterancestors())]
-        if len(members) < 2:
+        if len(members) < MIN_REPEATS:
             continue
         common = _common_ancestor(members)
-        if common is None or common.tag in ("html", "body"):
+        if common is None or common.tag in ("html", "body") or common not in stats:
             continue
+        members_good = sum(stats[m].good for m in members if m in stats)
+        if members_good < 0.5 * stats[common].good:
+            continue  # the items are a small part of their container (cards beside an article)
         cand = _make(common, TIER_PATTERN, f"common container of {len(members)} x "
                      f"{tag}.{name[:40]!r}", stats, scores, 0)
         if cand is not None:
             cand.repeated = True
             out.append(cand)
     return out
+
+
+MIN_REPEATS = 2
 
 
 def _common_ancestor(elements: list[etree._Element]) -> etree._Element | None:

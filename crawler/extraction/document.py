@@ -52,12 +52,18 @@ def _normalise_encoding(name: str) -> str | None:
 
 
 def decode_html(data: bytes | str) -> tuple[str, str]:
-    """Decode page bytes to text: BOM, then meta charset, then UTF-8, then charset detection."""
+    """Decode page bytes to text: BOM, then valid UTF-8, then meta charset, then detection."""
     if isinstance(data, str):
         return data, "str"
     for bom, name in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(name, errors="replace"), name
+    # Bytes that decode as UTF-8 are UTF-8 (non-ASCII text in another charset almost never forms
+    # valid UTF-8), whatever a stale <meta charset> says; this also covers re-encoded archives.
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
     match = _META_CHARSET.search(data[:4096])
     declared = _normalise_encoding(match.group(1).decode("ascii", "ignore")) if match else None
     if declared and declared not in ("utf-8", "utf-16-le", "utf-16-be", "utf-16"):
@@ -65,10 +71,6 @@ def decode_html(data: bytes | str) -> tuple[str, str]:
             return data.decode(declared), declared
         except (UnicodeDecodeError, LookupError):
             logger.debug("declared charset %s does not decode the page", declared)
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
     try:
         from charset_normalizer import from_bytes
 
