@@ -70,7 +70,7 @@ def _structured_candidate(article_body: str | None, page_words: set[str],
     for line in article_body.splitlines():
         if line.strip():
             etree.SubElement(wrapper, "p").text = line.strip()
-    cand = tiers._make(wrapper, tiers.TIER_STRUCTURED, f"articleBody ({agreement:.0%} of words on "
+    cand = tiers.make_candidate(wrapper, tiers.TIER_STRUCTURED, f"articleBody ({agreement:.0%} of words on "
                        "the page)", {**stats, wrapper: _text_stats(article_body)}, scores, 0)
     if cand is not None and agreement < 0.8:
         cand.reasons.append("articleBody does not agree with the page text")
@@ -116,7 +116,7 @@ def _trafilatura_candidate(tree: HtmlElement, url: str) -> tiers.Candidate | Non
         if element is None:
             continue
         fstats = compute_stats(element)
-        cand = tiers._make(element, tiers.TIER_TRAFILATURA,
+        cand = tiers.make_candidate(element, tiers.TIER_TRAFILATURA,
                            "trafilatura.extract" + (" (fast)" if fast else ""), fstats, {}, 0)
         if cand is not None:
             tiers.validate(cand)
@@ -186,7 +186,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
                 chosen, why = near, "nothing validated; the page's own best container fails " \
                     "only on link density (a hub page)"
     if chosen is None:
-        whole = tiers._make(body, tiers.TIER_BODY, "body", stats, scores, 0)
+        whole = tiers.make_candidate(body, tiers.TIER_BODY, "body", stats, scores, 0)
         if whole is not None and whole.chars > 0:
             tiers.validate(whole)
             cands.append(whole)

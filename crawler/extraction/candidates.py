@@ -67,7 +67,7 @@ class Candidate:
                 "valid": self.valid, "reasons": list(self.reasons)}
 
 
-def _make(el: etree._Element, tier: str, source: str, stats: dict[etree._Element, Stats],
+def make_candidate(el: etree._Element, tier: str, source: str, stats: dict[etree._Element, Stats],
           scores: dict[etree._Element, float], rank: int) -> Candidate | None:
     """A Candidate for an element, with its text figures (None for elements outside the stats)."""
     st = stats.get(el)
@@ -101,10 +101,10 @@ def rule_candidates(tree: etree._Element, detection: Detection, stats: dict[etre
                     st.link_chars += ms.link_chars
                     st.paragraphs += ms.paragraphs
                 stats[wrapper] = st
-                cand = _make(wrapper, TIER_RULES, f"{rule.source}: {selector.css} (x{len(matches)})",
+                cand = make_candidate(wrapper, TIER_RULES, f"{rule.source}: {selector.css} (x{len(matches)})",
                              stats, scores, rank)
             elif len(matches) == 1:
-                cand = _make(matches[0], TIER_RULES, f"{rule.source}: {selector.css}", stats,
+                cand = make_candidate(matches[0], TIER_RULES, f"{rule.source}: {selector.css}", stats,
                              scores, rank)
             else:
                 continue
@@ -131,7 +131,7 @@ def semantic_candidates(tree: etree._Element, stats: dict[etree._Element, Stats]
         if el not in stats:
             continue
         if el.get("itemprop") == "articleBody":
-            out.append(_make(el, TIER_SEMANTIC, "[itemprop=articleBody]", stats, scores, 0))
+            out.append(make_candidate(el, TIER_SEMANTIC, "[itemprop=articleBody]", stats, scores, 0))
     articles = [a for a in tree.iter("article") if a in stats]
     if articles:
         articles.sort(key=lambda a: stats[a].chars, reverse=True)
@@ -139,12 +139,12 @@ def semantic_candidates(tree: etree._Element, stats: dict[etree._Element, Stats]
         rest = sum(stats[a].chars for a in articles[1:]
                    if not any(anc is top for anc in a.iterancestors()))
         if stats[top].chars >= 2 * rest:
-            out.append(_make(top, TIER_SEMANTIC, f"article (largest of {len(articles)})", stats,
+            out.append(make_candidate(top, TIER_SEMANTIC, f"article (largest of {len(articles)})", stats,
                              scores, 1))
     mains = [m for m in tree.iter("main") if m in stats]
     mains += [m for m in tree.xpath('//*[@role="main"]') if m in stats and m.tag != "main"]
     for m in mains:
-        out.append(_make(m, TIER_SEMANTIC, "main" if m.tag == "main" else "[role=main]", stats,
+        out.append(make_candidate(m, TIER_SEMANTIC, "main" if m.tag == "main" else "[role=main]", stats,
                          scores, 2))
     return [c for c in out if c is not None]
 
@@ -164,7 +164,7 @@ def pattern_candidates(tree: etree._Element, stats: dict[etree._Element, Stats],
     found.sort(key=lambda item: item[0], reverse=True)
     out = []
     for i, (_, el, source) in enumerate(found[:limit]):
-        cand = _make(el, TIER_PATTERN, source, stats, scores, i)
+        cand = make_candidate(el, TIER_PATTERN, source, stats, scores, i)
         if cand is not None:
             out.append(cand)
     out.extend(_repeated_containers(found, stats, scores))
@@ -190,7 +190,7 @@ def _repeated_containers(found: list[tuple[int, etree._Element, str]],
         members_good = sum(stats[m].good for m in members if m in stats)
         if members_good < 0.5 * stats[common].good:
             continue  # the items are a small part of their container (cards beside an article)
-        cand = _make(common, TIER_PATTERN, f"common container of {len(members)} x "
+        cand = make_candidate(common, TIER_PATTERN, f"common container of {len(members)} x "
                      f"{tag}.{name[:40]!r}", stats, scores, 0)
         if cand is not None:
             cand.repeated = True
@@ -224,7 +224,7 @@ def density_candidates(stats: dict[etree._Element, Stats], scores: dict[etree._E
         st = stats.get(el)
         if st is None or st.in_form or _in_chrome(el):
             continue
-        cand = _make(el, TIER_DENSITY, f"density #{len(out) + 1}", stats, scores, len(out))
+        cand = make_candidate(el, TIER_DENSITY, f"density #{len(out) + 1}", stats, scores, len(out))
         if cand is not None:
             out.append(cand)
     return out
