@@ -47,8 +47,17 @@ def _remove(el: etree._Element, keep_text: bool = False) -> None:
     parent.remove(el)
 
 
+NOSCRIPT_CONTENT_CHARS = 200
+"""A <noscript> with at least this much text is the server-rendered page (forum engines such as
+Discourse print the posts there for clients without JavaScript): it is kept as content."""
+
+
 def strip_non_content(root: etree._Element) -> int:
     """Drop scripts, styles, templates and other never-content elements from a tree; count them."""
+    for el in root.iter("noscript"):
+        if len("".join((el.text_content() or "").split())) >= NOSCRIPT_CONTENT_CHARS:
+            el.tag = "div"
+            el.set("data-was", "noscript")
     doomed = [el for el in root.iter(*SKIP_TAGS - {"head", "title", "meta", "link", "iframe"})]
     for el in doomed:
         _remove(el)
