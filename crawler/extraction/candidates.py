@@ -286,12 +286,6 @@ def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
             pick = max(others, key=lambda c: _good(c, stats))
             return pick, "no valid density candidate; most content-like semantic/pattern candidate"
         return None, "no valid candidate"
-    mains = [c for c in others if c.tier == TIER_SEMANTIC and c.source in ("main", "[role=main]")]
-    if mains and not any(_contains(m.element, best.element) or _contains(best.element, m.element)
-                         for m in mains):
-        pick = max(mains, key=lambda c: _good(c, stats))
-        pick.reasons.append("the density winner lies outside every main landmark")
-        return pick, "main landmark (the density winner is outside it)"
     best_good = max(_good(best, stats), 1)
     agreeing: list[tuple[float, Candidate]] = []
     for c in others:
