@@ -80,7 +80,12 @@ def default_rules_dir() -> Any:
     A checkout keeps ``site_rules/`` at the repository root; the Scrapyd egg ships it inside the
     package as ``crawler/site_rules/`` (possibly zipped, hence importlib.resources).
     """
-    override = os.environ.get(ENV_RULES_DIR)
+    return _resolve_rules_dir(os.environ.get(ENV_RULES_DIR) or "")
+
+
+@functools.lru_cache(maxsize=8)
+def _resolve_rules_dir(override: str) -> Any:
+    """Resolve the rules folder once per override value (a stable object keys the rule cache)."""
     if override:
         return Path(override)
     here = Path(__file__).resolve()
