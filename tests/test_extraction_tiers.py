@@ -134,3 +134,38 @@ def test_real_site_pages(row: dict) -> None:
     text = result.content_text.lower()
     for snippet in row["boilerplate_snippets"]:
         assert snippet.lower() not in text, snippet
+
+
+CLEANING_CASES = [
+    # (name, body html, text that must stay, text that must go)
+    ("noscript server rendering",
+     f"<div id='app'></div><noscript><div class='topic'>{BODY}</div></noscript>",
+     ["Paragraph 5 adds its own detail"], []),
+    ("collapsed tab panel kept",
+     f"<article>{BODY}<div role='tabpanel' class='tab-pane' hidden><p>Hidden tab: install "
+     f"with pip, then run the harbour tool, and check the output.</p></div></article>",
+     ["Hidden tab: install with pip"], []),
+    ("hidden modal dropped",
+     f"<article>{BODY}<div class='x' hidden><p>Subscribe now to our premium offers and "
+     f"save money.</p></div></article>",
+     [], ["Subscribe now"]),
+    ("repeated block printed twice",
+     f"<article>{BODY}<div class='mobile-copy'><p>{STORY}Paragraph 0 adds its own detail, "
+     f"number 0.</p></div></article>",
+     ["Paragraph 0 adds"], []),
+    ("comment section of an article",
+     f"<article><div class='entry-content'>{BODY}</div></article><div id='comments' "
+     f"class='comments-area'><p>{SIDEBAR_TEXT}</p></div>",
+     [], [SIDEBAR_TEXT[:30]]),
+]
+
+
+@pytest.mark.parametrize("name, body, kept, gone", CLEANING_CASES, ids=[c[0] for c in CLEANING_CASES])
+def test_cleaning_cases(name, body, kept, gone) -> None:
+    result = extract(page(body), "https://news.example/harbour", trace=True)
+    for snippet in kept:
+        assert snippet in result.content_text, snippet
+    for snippet in gone:
+        assert snippet not in result.content_text, snippet
+    if name == "repeated block printed twice":
+        assert result.content_text.count("Paragraph 0 adds its own detail") == 1
