@@ -26,6 +26,11 @@ AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 CONCURRENT_REQUESTS = 16
+# Breadth-first: each page is first reached by its shortest path, so the shallow pages come
+# first (what max_pages keeps) and same-pattern link chains (the trap rule) stay short.
+DEPTH_PRIORITY = 1
+SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
+SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 CONCURRENT_REQUESTS_PER_DOMAIN = 8
 DOWNLOAD_TIMEOUT = 30
 RETRY_TIMES = 2

@@ -228,8 +228,10 @@ def test_jobdir_pause_and_resume_store_every_page_exactly_once(serve_site,
     jobdir = tmp_path / "job"
     common = {"spider_args": {"render": "never"},
               "settings": {"JOBDIR": str(jobdir), "CONCURRENT_REQUESTS": "2"}}
+    # Paced downloads, so the stop after 6 items lands half-way even when extraction is slow.
     first = run_crawl(server.url("/"), tmp_path, feed_name="part1.jsonl",
-                      **{**common, "settings": {**common["settings"],
+                      **{**common, "settings": {**common["settings"], "CONCURRENT_REQUESTS": "1",
+                                                "DOWNLOAD_DELAY": "0.25",
                                                 "CLOSESPIDER_ITEMCOUNT": "6"}})
     assert first.stats["finish_reason"] == "closespider_itemcount"
     assert 6 <= len(first.items) < 25
@@ -287,3 +289,14 @@ def test_invalid_extraction_setting_stops_with_a_sentence(setting: str, serve_si
     assert f"Cannot start the crawl: {name} must be" in result.log
     assert "Traceback" not in result.log
     assert result.items == []
+
+
+def test_crawl_is_breadth_first_so_max_pages_keeps_the_shallow_pages(serve_site,
+                                                                     tmp_path: Path) -> None:
+    server = serve_site("behaviours")
+    result = run_crawl(server.url("/"), tmp_path, spider_args={
+        "render": "never", "max_pages": "4", "sitemaps": "false"},
+        settings={"CONCURRENT_REQUESTS": "1"})
+    assert result.returncode == 0, result.log[-3000:]
+    assert len(result.items) == 4
+    assert sorted(item["depth"] for item in result.items) == [0, 1, 1, 1]
