@@ -228,7 +228,7 @@ def _apply_metadata(result: Extraction, metadata: Any, detection: Detection) -> 
         return
     result.title = metadata.title
     result.authors = list(metadata.authors or [])
-    result.author = ", ".join(result.authors) if result.authors else None
+    result.author = metadata.author
     result.published = metadata.published
     result.modified = metadata.modified
     result.language = metadata.language
