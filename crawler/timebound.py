@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import (BrokenExecutor, Executor, ProcessPoolExecutor,
+                                ThreadPoolExecutor)
 from typing import TypeVar
+
+from crawler.worker_guard import die_with_parent
 
 logger = logging.getLogger(__name__)
 
@@ -39,16 +42,22 @@ class BoundedRunner:
         if kind not in EXECUTOR_KINDS:
             raise ValueError(f"the worker kind must be one of {', '.join(EXECUTOR_KINDS)}")
         self.timeout = timeout
-        self._executor: Executor
-        if kind == "process":
-            # forkserver: workers fork from a clean server process, not from the reactor's.
-            self._executor = ProcessPoolExecutor(
-                max_workers=max(1, workers), mp_context=multiprocessing.get_context("forkserver"))
-        else:
-            self._executor = ThreadPoolExecutor(max_workers=max(1, workers),
-                                                thread_name_prefix=name)
+        self.kind = kind
+        self.workers = max(1, workers)
+        self.name = name
+        self._executor = self._new_executor()
         # Calls wait here (untimed) for a free worker, so the limit measures the work itself.
         self._slots = asyncio.Semaphore(max(1, workers))
+
+    def _new_executor(self) -> Executor:
+        if self.kind == "process":
+            # forkserver: workers fork from a clean server process, not from the reactor's.
+            # Both the server and the workers die with their parent (no orphans after kill -9).
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["crawler.worker_guard"])
+            return ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
+                                       initializer=die_with_parent)
+        return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix=self.name)
 
     async def run(self, func: Callable[..., T], *args: object) -> T:
         """Result of ``func(*args)`` computed in a worker; TimeLimitExceeded past the limit.
@@ -57,13 +66,23 @@ class BoundedRunner:
         background, and calls behind it may then wait in the pool (within their own limit).
         """
         async with self._slots:
-            future = asyncio.wrap_future(self._executor.submit(func, *args))
-            if not self.timeout:
-                return await future
+            executor = self._executor
             try:
-                return await asyncio.wait_for(asyncio.shield(future), self.timeout)
-            except asyncio.TimeoutError:
-                raise TimeLimitExceeded(f"no result after {self.timeout:g} s") from None
+                future = asyncio.wrap_future(executor.submit(func, *args))
+                if not self.timeout:
+                    return await future
+                try:
+                    return await asyncio.wait_for(asyncio.shield(future), self.timeout)
+                except asyncio.TimeoutError:
+                    raise TimeLimitExceeded(f"no result after {self.timeout:g} s") from None
+            except BrokenExecutor:
+                # A worker process died (a crash in native code, the OOM killer): this call
+                # fails, and the next ones get a fresh pool instead of failing too.
+                if self._executor is executor:
+                    logger.error("A %s worker died; starting new workers", self.name)
+                    executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = self._new_executor()
+                raise
 
     def close(self) -> None:
         """Stop accepting work; calls still running finish in the background."""

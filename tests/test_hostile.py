@@ -395,7 +395,8 @@ def test_kill_9_and_restart_loses_no_page_and_duplicates_no_row(tmp_path) -> Non
                                    stderr=subprocess.DEVNULL)
         seen = tmp_path / "job" / "requests.seen"
         deadline = time.monotonic() + 90
-        while not (seen.exists() and seen.stat().st_size) and time.monotonic() < deadline:
+        while not (seen.exists() and seen.stat().st_size
+                   and stored_urls(tmp_path / "crawl.db")) and time.monotonic() < deadline:
             assert process.poll() is None, "the crawl ended before it could be killed"
             time.sleep(0.02)
         os.kill(process.pid, signal.SIGKILL)

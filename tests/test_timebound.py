@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
 import time
+from concurrent.futures import BrokenExecutor
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +43,61 @@ def test_runner_returns_results_and_gives_up_past_its_limit(kind: str) -> None:
 def test_runner_rejects_bad_configuration(timeout: float, kind: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         BoundedRunner(timeout=timeout, kind=kind)
+
+
+def test_process_runner_recovers_from_a_dead_worker() -> None:
+    async def scenario() -> tuple[bool, int]:
+        runner = BoundedRunner(timeout=10, workers=1, kind="process")
+        try:
+            try:
+                await runner.run(os._exit, 3)  # the worker process dies mid-call
+            except BrokenExecutor:
+                died = True
+            else:
+                died = False
+            after = await runner.run(sum, [2, 3])  # served by a new worker
+        finally:
+            runner.close()
+        return died, after
+
+    assert asyncio.run(scenario()) == (True, 5)
+
+
+OWNER_SCRIPT = """
+import asyncio, os, sys, time
+from crawler.timebound import BoundedRunner
+
+async def main():
+    runner = BoundedRunner(timeout=10, workers=1, kind="process")
+    worker = await runner.run(os.getpid)
+    server = await runner.run(os.getppid)
+    print(worker, server, flush=True)
+    time.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_process_workers_die_when_their_owner_is_killed() -> None:
+    owner = subprocess.Popen([sys.executable, "-c", OWNER_SCRIPT], stdout=subprocess.PIPE,
+                             text=True, cwd=Path(__file__).resolve().parent.parent)
+    try:
+        worker, server = (int(pid) for pid in owner.stdout.readline().split())
+        assert _alive(worker) and _alive(server)
+        os.kill(owner.pid, signal.SIGKILL)
+        owner.wait()
+        deadline = time.monotonic() + 10
+        while (_alive(worker) or _alive(server)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(worker) and not _alive(server), "orphaned extraction processes"
+    finally:
+        owner.kill()

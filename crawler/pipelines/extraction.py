@@ -61,7 +61,7 @@ class ExtractionPipeline:
         settings = crawler.settings
         config = ExtractionConfig(timeout=settings.getfloat("EXTRACTION_TIMEOUT", 30.0),
                                   workers=settings.getint("EXTRACTION_WORKERS", 2),
-                                  executor=settings.get("EXTRACTION_EXECUTOR", "thread"))
+                                  executor=settings.get("EXTRACTION_EXECUTOR", "process"))
         return cls(crawler, config)
 
     def open_spider(self, spider: Spider | None = None) -> None:
