@@ -12,6 +12,7 @@ import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -92,24 +93,44 @@ class StaticSiteServer(ThreadingHTTPServer):
             return Counter(self.requests)
 
 
-@pytest.fixture
-def serve_site() -> Iterator[Any]:
-    """Factory fixture: ``serve_site(folder)`` serves a folder on 127.0.0.1 until the test ends."""
+def start_static_server(root: Path | str) -> StaticSiteServer:
+    """Serve a folder (or a test site by name) on 127.0.0.1 in a background thread."""
+    root = Path(root)
+    if not root.is_absolute():
+        root = SITES_DIR / root / "public"
+    server = StaticSiteServer(root)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def stop_static_server(server: StaticSiteServer) -> None:
+    """Stop a server started by :func:`start_static_server` and free its port."""
+    server.shutdown()
+    server.server_close()
+
+
+@contextmanager
+def static_servers() -> Iterator[Any]:
+    """A ``start(folder)`` function whose servers all stop when the block ends."""
     servers: list[StaticSiteServer] = []
 
     def start(root: Path | str) -> StaticSiteServer:
-        root = Path(root)
-        if not root.is_absolute():
-            root = SITES_DIR / root / "public"
-        server = StaticSiteServer(root)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        server = start_static_server(root)
         servers.append(server)
         return server
 
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+    try:
+        yield start
+    finally:
+        for server in servers:
+            stop_static_server(server)
+
+
+@pytest.fixture
+def serve_site() -> Iterator[Any]:
+    """Factory fixture: ``serve_site(folder)`` serves a folder on 127.0.0.1 until the test ends."""
+    with static_servers() as start:
+        yield start
 
 
 @dataclass

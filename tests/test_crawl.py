@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SITES_DIR, CrawlResult, StaticSiteServer, run_crawl
+from tests.conftest import (SITES_DIR, CrawlResult, StaticSiteServer, run_crawl,
+                            static_servers)
 
 #: Generator-built sites: every HTML page reachable from the root, as URL paths.
 #: Not pages: Sphinx's unlinked py-modindex.html, MkDocs's 404.html and a theme partial.
@@ -73,14 +73,10 @@ def test_recrawl_updates_rows_instead_of_duplicating(serve_site, tmp_path: Path)
 @pytest.fixture(scope="module")
 def behaviours_crawl(tmp_path_factory) -> tuple[CrawlResult, StaticSiteServer]:
     """One plain crawl of the behaviours site, shared by the checks below."""
-    server = StaticSiteServer(SITES_DIR / "behaviours" / "public")
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with static_servers() as start:
+        server = start("behaviours")
         result = run_crawl(server.url("/"), tmp_path_factory.mktemp("behaviours"),
                            spider_args={"render": "never"})
-    finally:
-        server.shutdown()
-        server.server_close()
     assert result.returncode == 0, result.log[-3000:]
     return result, server
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import SITES_DIR, CrawlResult, StaticSiteServer, run_crawl
+from tests.conftest import SITES_DIR, CrawlResult, run_crawl, static_servers
 
 INJECTED_SITES = ["mkdocs-material-starlette-injected", "sphinx-alabaster-requests-injected"]
 F1_TARGET = 0.97
@@ -54,18 +53,8 @@ def pages_by_path(result: CrawlResult) -> dict[str, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def server_for() -> Iterator[Any]:
     """Module-wide factory: serve a folder on 127.0.0.1 for every test of this module."""
-    servers: list[StaticSiteServer] = []
-
-    def start(root: Path) -> StaticSiteServer:
-        server = StaticSiteServer(root)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+    with static_servers() as start:
+        yield start
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import lxml.html
 from lxml import etree
 
 from crawler.extraction.frameworks import Detection, css
-from crawler.extraction.scoring import Stats, class_weight, density_scores
+from crawler.extraction.scoring import Stats
 
 logger = logging.getLogger(__name__)
 

@@ -14,11 +14,12 @@ from pathlib import Path
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider, NotConfigured
+from scrapy.exceptions import NotConfigured
 
 from crawler.dedup.config import DedupConfig, DedupConfigError
 from crawler.dedup.store import DomainResult, dedup_domain
 from crawler.items import PageItem
+from crawler.startup import stop_if_misconfigured
 from crawler.storage import open_database
 
 logger = logging.getLogger(__name__)
@@ -71,10 +72,7 @@ class DomainDedupPipeline:
 
     async def open_spider(self, spider: Spider | None = None) -> None:
         """Stop the crawl before any request when a setting was invalid (one line, no traceback)."""
-        if self.startup_error:
-            logger.error("Cannot start the crawl: %s", self.startup_error)
-            self.stats.set_value("crawl/startup_error", self.startup_error)
-            raise CloseSpider("startup_error")
+        stop_if_misconfigured(self.stats, self.startup_error)
 
     def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         """Remember the item's domain; the item itself goes on unchanged."""

@@ -7,10 +7,10 @@ from dataclasses import dataclass, fields
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider
 
 from crawler.extraction import Extraction, extract
 from crawler.items import PageItem
+from crawler.startup import stop_if_misconfigured
 from crawler.timebound import EXECUTOR_KINDS, BoundedRunner, TimeLimitExceeded
 
 logger = logging.getLogger(__name__)
@@ -66,10 +66,7 @@ class ExtractionPipeline:
 
     def open_spider(self, spider: Spider | None = None) -> None:
         """Stop the crawl before the first request when a setting is invalid (one sentence)."""
-        if self.startup_error:
-            logger.error("Cannot start the crawl: %s", self.startup_error)
-            self.stats.set_value("crawl/startup_error", self.startup_error)
-            raise CloseSpider("startup_error")
+        stop_if_misconfigured(self.stats, self.startup_error)
 
     def close_spider(self, spider: Spider | None = None) -> None:
         """Release the extraction workers."""

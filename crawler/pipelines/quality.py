@@ -21,9 +21,10 @@ from typing import Any
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider, DropItem, NotConfigured
+from scrapy.exceptions import DropItem, NotConfigured
 
 from crawler.items import PageItem
+from crawler.startup import stop_if_misconfigured
 
 logger = logging.getLogger(__name__)
 
@@ -83,10 +84,7 @@ class QualityGatePipeline:
 
     def open_spider(self, spider: Spider | None = None) -> None:
         """Stop the crawl before the first request when a setting was invalid (one sentence, no traceback)."""
-        if self.startup_error:
-            logger.error("Cannot start the crawl: %s", self.startup_error)
-            self.stats.set_value("crawl/startup_error", self.startup_error)
-            raise CloseSpider("startup_error")
+        stop_if_misconfigured(self.stats, self.startup_error)
         assert self.config is not None
         logger.info("Quality gate: %s pages scoring below %.2f", self.config.policy, self.config.min_score)
 

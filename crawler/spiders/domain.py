@@ -31,6 +31,7 @@ from twisted.python.failure import Failure
 
 from crawler.items import PageItem
 from crawler.rendering import RENDER_MODES, find_browser, launch_options, looks_like_js_shell
+from crawler.startup import stop_if_misconfigured
 from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, host_of
 
 logger = logging.getLogger(__name__)
@@ -191,10 +192,8 @@ class DomainSpider(Spider):
 
     async def start(self) -> AsyncIterator[Any]:
         """Start pages, then robots.txt and /sitemap.xml of each start host."""
-        if self.startup_error or self.config is None:
-            logger.error("Cannot start the crawl: %s", self.startup_error)
-            self.crawler.stats.set_value("crawl/startup_error", self.startup_error)
-            raise CloseSpider("startup_error")
+        stop_if_misconfigured(self.crawler.stats, self.startup_error)
+        assert self.config is not None
         reachable = [url for url in self.config.start_urls if await self._is_reachable(url)]
         if not reachable:
             self.crawler.stats.set_value("crawl/start_unreachable", len(self.config.start_urls))

@@ -1,0 +1,23 @@
+"""Stop a crawl before its first request when its configuration is wrong: one sentence in the
+log, the reason in the stats, no traceback."""
+
+from __future__ import annotations
+
+import logging
+
+from scrapy.exceptions import CloseSpider
+from scrapy.statscollectors import StatsCollector
+
+logger = logging.getLogger(__name__)
+
+#: The spider's close reason when a component stopped the crawl at start.
+STARTUP_ERROR = "startup_error"
+
+
+def stop_if_misconfigured(stats: StatsCollector, problem: str | None) -> None:
+    """Raise CloseSpider (after logging ``problem``) when there is a problem; else do nothing."""
+    if not problem:
+        return
+    logger.error("Cannot start the crawl: %s", problem)
+    stats.set_value("crawl/startup_error", problem)
+    raise CloseSpider(STARTUP_ERROR)
