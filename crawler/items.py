@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from crawler.extraction.result import Extraction
+
 
 @dataclass
 class PageItem:
@@ -49,3 +51,10 @@ FEED_FIELDS = [f.name for f in fields(PageItem) if f.name not in PRIVATE_FIELDS]
 def page_row(item: PageItem) -> dict[str, Any]:
     """Column values of one page for the `pages` table (raw HTML left to the caller)."""
     return {f.name: getattr(item, f.name) for f in fields(PageItem) if f.name not in PRIVATE_FIELDS}
+
+
+#: Extraction fields a page carries under the same name (the page's own URL and canonical link
+#: come from the crawl, not from the extraction).
+EXTRACTED_FIELDS = tuple(f.name for f in fields(Extraction)
+                         if f.name in {g.name for g in fields(PageItem)}
+                         and f.name not in ("url", "canonical_url"))

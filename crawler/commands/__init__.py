@@ -11,6 +11,7 @@ COMMAND_MODULES: list[str] = [
     "crawler.commands.demo",
     "crawler.commands.extract",
     "crawler.commands.dedup",
+    "crawler.commands.reextract",
     "crawler.commands.merge",
     "crawler.commands.redis_clear",
 ]

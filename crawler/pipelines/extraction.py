@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
 
 from crawler.extraction import Extraction, extract
-from crawler.items import PageItem
+from crawler.items import EXTRACTED_FIELDS, PageItem
 from crawler.startup import stop_if_misconfigured
+from crawler.storage import stored_html
 from crawler.timebound import EXECUTOR_KINDS, BoundedRunner, TimeLimitExceeded
 
 logger = logging.getLogger(__name__)
 
-#: Extraction fields that have a PageItem field of the same name.
-_SHARED_FIELDS = tuple(f.name for f in fields(Extraction)
-                       if f.name in {g.name for g in fields(PageItem)} and f.name != "url"
-                       and f.name != "canonical_url")
 
 
 @dataclass(frozen=True)
@@ -75,10 +72,7 @@ class ExtractionPipeline:
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         """Fill the item's content and metadata fields from its raw HTML."""
-        try:
-            html = item.raw_html.decode(item.encoding or "utf-8", errors="replace")
-        except LookupError:
-            html = item.raw_html.decode("utf-8", errors="replace")
+        html = stored_html(item.raw_html, item.encoding)
         try:
             assert self.runner is not None
             result = await self.runner.run(extract, html, item.url)
@@ -101,7 +95,7 @@ class ExtractionPipeline:
     @staticmethod
     def apply(result: Extraction, item: PageItem) -> None:
         """Copy the extraction's fields onto the item (the page's own canonical link wins)."""
-        for name in _SHARED_FIELDS:
+        for name in EXTRACTED_FIELDS:
             setattr(item, name, getattr(result, name))
         if not item.canonical_url and result.canonical_url:
             item.canonical_url = result.canonical_url
