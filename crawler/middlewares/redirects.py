@@ -5,6 +5,12 @@ loop (``a`` -> ``b`` -> ``a``) either runs to that limit or vanishes in the dupe
 redirect back to a URL already in the chain ends it at once (``redirect/loop``) and an over-long
 chain is counted (``redirect/max_reached``), each with a WARNING line; a redirect to another
 host is counted (``redirect/other_host``) and logged before the scope filters decide on it.
+
+A redirect to the same page under another URL (``/guide/index.html`` -> ``/guide/``, as static
+hosts with "pretty URLs" answer) has the same canonical fingerprint as the request that was
+just scheduled, so the dupefilter would drop it and lose the page: it is followed past the
+dupefilter and counted (``redirect/same_page``). Loops are told by the exact URL, so such a
+redirect is not one.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from scrapy import Request, Spider
 from scrapy.downloadermiddlewares.redirect import RedirectMiddleware
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
+from w3lib.url import safe_url_string
 
 from crawler.urls import canonicalize_url
 
@@ -41,14 +48,24 @@ class LoopAwareRedirectMiddleware(RedirectMiddleware):
             raise
         if isinstance(result, Request) and result is not request:
             chain = result.meta.get("redirect_urls") or []
-            target = canonicalize_url(result.url)
-            if any(canonicalize_url(url) == target for url in chain):
+            target = _without_fragment(result.url)
+            if any(_without_fragment(url) == target for url in chain):
                 self.crawler.stats.inc_value("redirect/loop")
                 logger.warning("Redirect loop: %s -> %s; not followed", " -> ".join(chain),
                                result.url)
                 raise IgnoreRequest("redirect loop")
+            if canonicalize_url(result.url) == canonicalize_url(request.url):
+                self.crawler.stats.inc_value("redirect/same_page")
+                logger.debug("Redirect to the same page under another URL: %s -> %s",
+                             request.url, result.url)
+                result = result.replace(dont_filter=True)
             if urlsplit(result.url).hostname != urlsplit(request.url).hostname:
                 self.crawler.stats.inc_value("redirect/other_host")
                 logger.info("Redirect to another host: %s -> %s (followed only if that host is "
                             "in the crawl's scope)", request.url, result.url)
         return result
+
+
+def _without_fragment(url: str) -> str:
+    """The URL as requested (escaped, no fragment), for telling a loop by exact URL."""
+    return safe_url_string(url).split("#", 1)[0]

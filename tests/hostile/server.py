@@ -172,6 +172,14 @@ class HostileHandler(BaseHTTPRequestHandler):
         else:
             self.send(200, pages.control_page("end of redirect chain"))
 
+    def redirect_same_page(self, rest: str, query: dict, count: int) -> None:
+        """A server that sends directories to their index file: ``/redirect/pretty/guide/``
+        answers 301 to ``/redirect/pretty/guide/index.html`` (one page under two URLs)."""
+        if rest.endswith("index.html"):
+            self.send(200, pages.control_page(f"index page of /{rest}"))
+        else:
+            self.redirect(f"/redirect/pretty/{rest}index.html", status=301)
+
     def redirect_offhost(self, rest: str, query: dict, count: int) -> None:
         """Redirect to the same server under another host name."""
         self.redirect(f"http://localhost:{self.server.port}/ok/offhost")
@@ -347,6 +355,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/redirect/loop/", HostileHandler.redirect_loop),
     ("/redirect/chain/", HostileHandler.redirect_chain),
     ("/redirect/offhost", HostileHandler.redirect_offhost),
+    ("/redirect/pretty/", HostileHandler.redirect_same_page),
     ("/cal/", HostileHandler.calendar),
     ("/list", HostileHandler.pagination),
     ("/rep/", HostileHandler.repeated),
@@ -372,7 +381,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
 INDEX_LINKS: list[str] = [
     *(f"/ok/{n}" for n in range(1, 6)),
     "/redirect/loop/a", "/redirect/loop/self", "/redirect/chain/5", "/redirect/chain/30",
-    "/redirect/offhost",
+    "/redirect/offhost", "/redirect/pretty/", "/redirect/pretty/guide/",
     "/cal/2026/11", "/list?page=1", "/rep/", "/grow/", "/session/",
     "/status/404", "/status/410", "/status/500", "/status/429-retry-after", "/status/429-always",
     "/status/503-retry-after-long", "/status/503-then-ok",
