@@ -60,6 +60,8 @@ DOWNLOADER_MIDDLEWARES = {
     "crawler.middlewares.content_coding.ContentCodingCheckMiddleware": 595,
     "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
     "crawler.middlewares.redirects.LoopAwareRedirectMiddleware": 600,
+    "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
+    "crawler.middlewares.redirects.LoopAwareMetaRefreshMiddleware": 580,
 }
 SPIDER_MIDDLEWARES = {
     "crawler.middlewares.traps.TrapMiddleware": 750,

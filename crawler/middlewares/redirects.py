@@ -1,4 +1,4 @@
-"""Redirects with loops and over-long chains named and counted.
+"""Redirects (HTTP and meta refresh) with loops and over-long chains named and counted.
 
 Scrapy's RedirectMiddleware stops a chain after REDIRECT_MAX_TIMES with a DEBUG line, and a
 loop (``a`` -> ``b`` -> ``a``) either runs to that limit or vanishes in the dupefilter. Here a
@@ -16,10 +16,11 @@ redirect is not one.
 from __future__ import annotations
 
 import logging
+from typing import Any
 from urllib.parse import urlsplit
 
 from scrapy import Request, Spider
-from scrapy.downloadermiddlewares.redirect import RedirectMiddleware
+from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 from w3lib.url import safe_url_string
@@ -29,14 +30,18 @@ from crawler.urls import canonicalize_url
 logger = logging.getLogger(__name__)
 
 
-class LoopAwareRedirectMiddleware(RedirectMiddleware):
-    """RedirectMiddleware that stops (and counts) redirect loops and chains over the limit."""
+class RedirectChecks:
+    """Loop, chain-length, same-page and other-host handling around a Scrapy redirect
+    middleware's ``process_response`` (HTTP 3xx and ``<meta http-equiv=refresh>`` alike)."""
+
+    crawler: Any
+    max_redirect_times: int
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Request | Response:
         """Follow the redirect as Scrapy does, unless it loops or the chain is too long."""
         try:
-            result = super().process_response(request, response)
+            result = super().process_response(request, response)  # type: ignore[misc]
         except IgnoreRequest as exc:
             if "max redirections" in str(exc):
                 self.crawler.stats.inc_value("redirect/max_reached")
@@ -64,6 +69,16 @@ class LoopAwareRedirectMiddleware(RedirectMiddleware):
                 logger.info("Redirect to another host: %s -> %s (followed only if that host is "
                             "in the crawl's scope)", request.url, result.url)
         return result
+
+
+class LoopAwareRedirectMiddleware(RedirectChecks, RedirectMiddleware):
+    """HTTP redirects (3xx with Location), with loops, long chains and same-page redirects
+    handled."""
+
+
+class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
+    """``<meta http-equiv=refresh>`` redirects, handled like HTTP ones (an old site's
+    ``/docs/`` refreshing to ``/docs/index.html`` is the same page)."""
 
 
 def _without_fragment(url: str) -> str:

@@ -174,9 +174,13 @@ class HostileHandler(BaseHTTPRequestHandler):
 
     def redirect_same_page(self, rest: str, query: dict, count: int) -> None:
         """A server that sends directories to their index file: ``/redirect/pretty/guide/``
-        answers 301 to ``/redirect/pretty/guide/index.html`` (one page under two URLs)."""
+        answers 301 to ``/redirect/pretty/guide/index.html`` (one page under two URLs), and
+        ``/redirect/pretty/refresh/`` does it with a meta refresh."""
         if rest.endswith("index.html"):
             self.send(200, pages.control_page(f"index page of /{rest}"))
+        elif rest.startswith("refresh"):
+            self.send(200, '<html><head><meta http-equiv="refresh" content="0; url=index.html">'
+                           '</head><body></body></html>')
         else:
             self.redirect(f"/redirect/pretty/{rest}index.html", status=301)
 
@@ -382,6 +386,7 @@ INDEX_LINKS: list[str] = [
     *(f"/ok/{n}" for n in range(1, 6)),
     "/redirect/loop/a", "/redirect/loop/self", "/redirect/chain/5", "/redirect/chain/30",
     "/redirect/offhost", "/redirect/pretty/", "/redirect/pretty/guide/",
+    "/redirect/pretty/refresh/",
     "/cal/2026/11", "/list?page=1", "/rep/", "/grow/", "/session/",
     "/status/404", "/status/410", "/status/500", "/status/429-retry-after", "/status/429-always",
     "/status/503-retry-after-long", "/status/503-then-ok",
