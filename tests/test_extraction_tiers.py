@@ -116,15 +116,7 @@ def test_hostile_input_gives_a_result_not_an_exception(name, data) -> None:
         assert result.content_text == "" and result.quality_score == 0.0
 
 
-KNOWN_WEAK = {
-    # Hand-made 2014 template without landmarks: the density winner misses the intro column.
-    "snapshot-iana-2014__index.html.gz",
-}
-
-
-@pytest.mark.parametrize("row", [
-    pytest.param(r, marks=pytest.mark.xfail(reason="known weak page", strict=True))
-    if r["fixture"] in KNOWN_WEAK else r for r in SITE_ROWS], ids=[r["fixture"] for r in SITE_ROWS])
+@pytest.mark.parametrize("row", SITE_ROWS, ids=[r["fixture"] for r in SITE_ROWS])
 def test_real_site_pages(row: dict) -> None:
     from benchmarks.extraction import page_scores
 
@@ -134,6 +126,37 @@ def test_real_site_pages(row: dict) -> None:
     text = result.content_text.lower()
     for snippet in row["boilerplate_snippets"]:
         assert snippet.lower() not in text, snippet
+
+
+TAGLINE = ("The harbour authority is responsible for the coordination of moorings, pilots, "
+           "tide tables and other port resources across the region.")
+PANELS = "".join(f"<div class='panel'><h2><a href='/p{i}'>Service {i}</a></h2><p>{STORY}Panel {i} "
+                 f"describes one of the services of the harbour.</p><ul><li><a href='/p{i}/a'>"
+                 f"Moorings {i}</a></li><li><a href='/p{i}/b'>Pilots {i}</a></li><li>"
+                 f"<a href='/p{i}/c'>Tide tables {i}</a></li></ul></div>" for i in range(3))
+STANDFIRST = "After three weeks of repairs, the harbour is open again for boats and visitors alike."
+
+FRAME_CASES = [
+    # (name, body html, text that must stay, text that must go)
+    # A multi-column homepage: the banner's tagline is the frame; each panel's links are content.
+    ("site banner tagline beside the main column",
+     f"<div class='layout'><header><h1>Harbour Authority</h1><div class='intro'><p>{TAGLINE}</p>"
+     f"</div></header><div id='main'>{PANELS}</div></div><footer>{NAV}</footer>",
+     ["Panel 0 describes", "Panel 2 describes", "Tide tables 1"], [TAGLINE[:40], "Harbour Authority"]),
+    ("an article's own header is part of the article",
+     f"<header class='site'>{NAV}</header><div class='wrap'><article><header><h1>Harbour "
+     f"reopens</h1><p class='standfirst'>{STANDFIRST}</p></header><div>{BODY}</div></article></div>",
+     [STANDFIRST, "Paragraph 5 adds"], ["Section 3"]),
+]
+
+
+@pytest.mark.parametrize("name, body, kept, gone", FRAME_CASES, ids=[c[0] for c in FRAME_CASES])
+def test_page_frame_is_not_content(name, body, kept, gone) -> None:
+    result = extract(page(body), "https://harbour.example/")
+    for snippet in kept:
+        assert snippet in result.content_text, snippet
+    for snippet in gone:
+        assert snippet not in result.content_text, snippet
 
 
 CLEANING_CASES = [

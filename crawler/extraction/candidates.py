@@ -222,7 +222,7 @@ def density_candidates(stats: dict[etree._Element, Stats], scores: dict[etree._E
         if len(out) >= limit:
             break
         st = stats.get(el)
-        if st is None or st.in_form or _in_chrome(el):
+        if st is None or st.in_form or _in_chrome(el) or _frames_page(el):
             continue
         cand = make_candidate(el, TIER_DENSITY, f"density #{len(out) + 1}", stats, scores, len(out))
         if cand is not None:
@@ -343,7 +343,7 @@ def expand(cand: Candidate, stats: dict[etree._Element, Stats],
             break
         pst = stats[parent]
         extra = pst.chars - st.chars
-        extra_good = pst.good - st.good
+        extra_good = pst.good - st.good - _frame_good(parent, cur, stats)
         if extra > 0 and not (extra_good >= EXPAND_GOOD_SHARE * extra
                               and pst.link_density < MAX_LINK_DENSITY):
             break
@@ -362,6 +362,30 @@ def expand(cand: Candidate, stats: dict[etree._Element, Stats],
 
 
 EXPAND_GOOD_SHARE = 0.5
+
+SECTIONING_TAGS = ("article", "main", "section")
+
+
+def _page_frame_children(el: etree._Element) -> list[etree._Element]:
+    """Children of an element that belong to the page frame: a header, footer, navigation or
+    aside outside any article/main/section (an article's own header, its title and byline, is
+    not the frame)."""
+    return [child for child in el if isinstance(child.tag, str)
+            and (child.tag in CHROME_TAGS or child.get("role") in CHROME_ROLES)
+            and not any(a.tag in SECTIONING_TAGS for a in child.iterancestors())]
+
+
+def _frames_page(el: etree._Element) -> bool:
+    """Whether an element directly holds part of the page frame, i.e. it is the site layout
+    around the content column rather than the column."""
+    return bool(_page_frame_children(el))
+
+
+def _frame_good(parent: etree._Element, child: etree._Element,
+                stats: dict[etree._Element, Stats]) -> int:
+    """Content-like characters that widening from child to parent would take from the page
+    frame (a site banner's tagline reads like a paragraph but is not content)."""
+    return sum(stats[f].good for f in _page_frame_children(parent) if f is not child and f in stats)
 
 
 COVERAGE_MIN = 0.2

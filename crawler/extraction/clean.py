@@ -93,6 +93,22 @@ def _nav_like(st: Stats) -> bool:
     return st.link_density > 0.65 and average_link < 28
 
 
+_HEADINGS = ("h2", "h3", "h4")
+
+
+def _panel_index(el: etree._Element, container: etree._Element) -> bool:
+    """Whether a link list is the index of one panel in a grid of panels (a heading, a paragraph
+    and the panel's links, repeated side by side on landing pages): content, not navigation."""
+    panel = el.getparent()
+    if panel is None or panel is container or not panel.get("class"):
+        return False
+    if not any(child.tag in _HEADINGS for child in panel) or panel.find("p") is None:
+        return False
+    grid = panel.getparent()
+    return grid is not None and sum(1 for sib in grid if sib.tag == panel.tag
+                                    and sib.get("class") == panel.get("class")) >= 2
+
+
 def clean_container(container: etree._Element, rules: list[Rule], cleaning: CleaningRules,
                     trace: list[dict[str, Any]] | None = None,
                     stats: dict[etree._Element, Stats] | None = None,
@@ -151,9 +167,15 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if not prune_link_dense or el.tag not in _LINK_BLOCKS:
             continue
         st = stats.get(el)
-        if st is not None and _nav_like(st):
-            drop(el, f"link-dense block ({st.link_density:.0%} link text, {st.links} links)",
-                 guard=True)
+        if st is None or not _nav_like(st):
+            continue
+        if _panel_index(el, container):
+            if trace is not None:
+                trace.append({"step": "clean", "action": "kept", "why": "link list of one panel "
+                              "in a grid of panels (heading, text, links)", **_describe(el, st)})
+            continue
+        drop(el, f"link-dense block ({st.link_density:.0%} link text, {st.links} links)",
+             guard=True)
     named_chars = sum(stats[el].chars for el in by_name if el in stats)
     if named_chars > MAX_SHARE_FOR_GENERIC * total:
         # Names that match this often are the site's vocabulary, not boilerplate markers.
