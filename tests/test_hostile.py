@@ -301,18 +301,22 @@ def test_bounded_runner_gives_up_past_its_limit_and_keeps_serving() -> None:
     assert asyncio.run(scenario()) == (True, 6)
 
 
-@pytest.mark.xfail(strict=True, reason="extraction/document.py parses with huge_tree=False, so "
-                   "libxml2 drops everything nested deeper than 255 elements")
-def test_text_inside_tables_nested_500_deep_is_extracted() -> None:
-    result = extract(pages.nested_tables_page(), "http://127.0.0.1/malformed/tables")
-    assert "Innermost cell" in result.content_text
+@pytest.mark.parametrize("depth", [100, 300, 500])
+def test_text_inside_deeply_nested_tables_is_extracted(depth: int) -> None:
+    result = extract(pages.nested_tables_page(depth), "http://127.0.0.1/malformed/tables")
+    assert result.content_text.startswith("Innermost cell.")
 
 
-@pytest.mark.xfail(strict=True, reason="the extraction engine finds no candidate in a page of "
-                   "300 unclosed <div><p><b><i><span> paragraphs and returns nothing")
 def test_text_of_unclosed_tags_is_extracted() -> None:
     result = extract(pages.unclosed_tags_page(), "http://127.0.0.1/malformed/unclosed")
+    assert result.title == "Unclosed tags"
     assert "Unclosed paragraph 150." in result.content_text
+    assert "Unclosed paragraph 299." in result.content_text
+
+
+def test_nesting_beyond_the_parser_limit_gives_a_result() -> None:
+    result = extract(pages.nested_tables_page(5000), "http://127.0.0.1/malformed/tables")
+    assert result.title == "Nested tables"
 
 
 def test_extraction_time_limit_stores_the_page_without_content(hostile_server, tmp_path) -> None:

@@ -26,6 +26,20 @@ _META_CHARSET = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_TITLE_START = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
+_TITLE_END = re.compile(r"</title\s*>", re.IGNORECASE)
+
+MAX_DEPTH = 200
+"""Elements nested deeper than this are unwrapped into their ancestor at this depth (only on
+pages deeper than libxml2's default limit of 255, which would otherwise drop the deep text); the
+tree walks of the extraction stay well inside Python's recursion limit."""
+
+#: Tags whose content starts on a new line: kept apart when a deep element is unwrapped.
+_BLOCK_TAGS = frozenset({
+    "address", "article", "aside", "blockquote", "dd", "div", "dl", "dt", "figcaption", "figure",
+    "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav",
+    "ol", "p", "pre", "section", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+})
 
 
 @dataclass
@@ -91,15 +105,64 @@ def parse_html(data: bytes | str) -> Document:
     truncated = False
     if len(text) > MAX_HTML_BYTES:
         text, truncated = text[:MAX_HTML_BYTES], True
-    text = _CONTROL.sub("", _XML_DECL.sub("", text, count=1))
+    text = _close_unclosed_title(_CONTROL.sub("", _XML_DECL.sub("", text, count=1)))
     if not text.strip():
         return Document(tree=None, encoding=encoding, html_length=0, error="empty")
-    parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
-                                  remove_blank_text=False, huge_tree=False)
     try:
-        root = lxml.html.document_fromstring(text.encode("utf-8", "surrogatepass"), parser=parser)
+        root, too_deep = _parse(text, huge_tree=False)
+        if too_deep:
+            root, beyond_huge_limit = _parse(text, huge_tree=True)
+            unwrapped = flatten_deep_nesting(root, MAX_DEPTH)
+            logger.debug("page nested deeper than 255 elements: %d elements below depth %d "
+                         "unwrapped", unwrapped, MAX_DEPTH)
+            if beyond_huge_limit:
+                logger.info("page nested deeper than 2048 elements: the parser drops what is "
+                            "deeper")
     except (etree.ParserError, ValueError, etree.XMLSyntaxError) as exc:
         return Document(tree=None, encoding=encoding, html_length=len(text), error=f"parse: {exc}")
-    except UnicodeEncodeError:
-        root = lxml.html.document_fromstring(text.encode("utf-8", "replace"), parser=parser)
     return Document(tree=root, encoding=encoding, html_length=len(text), truncated=truncated)
+
+
+def _parse(text: str, *, huge_tree: bool) -> tuple[lxml.html.HtmlElement, bool]:
+    """Parse decoded HTML; also say whether libxml2 stopped at its nesting-depth limit."""
+    parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
+                                  remove_blank_text=False, huge_tree=huge_tree)
+    try:
+        data = text.encode("utf-8", "surrogatepass")
+    except UnicodeEncodeError:
+        data = text.encode("utf-8", "replace")
+    root = lxml.html.document_fromstring(data, parser=parser)
+    too_deep = any("Excessive depth" in error.message for error in parser.error_log)
+    return root, too_deep
+
+
+def _close_unclosed_title(text: str) -> str:
+    """Close a ``<title>`` that is never closed at its first tag: otherwise the whole page after
+    it is title text and the body is empty."""
+    start = _TITLE_START.search(text)
+    if start is None or _TITLE_END.search(text, start.end()) is not None:
+        return text
+    first_tag = text.find("<", start.end())
+    if first_tag < 0:
+        return text
+    return text[:first_tag] + "</title>" + text[first_tag:]
+
+
+def flatten_deep_nesting(root: etree._Element, limit: int) -> int:
+    """Unwrap every element nested deeper than ``limit`` into its ancestor at that depth (text,
+    tails and order kept; block elements keep a line break); the number unwrapped."""
+    deep: list[etree._Element] = []
+    depth = 0
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        if event == "start":
+            depth += 1
+            if depth > limit:
+                deep.append(element)
+        else:
+            depth -= 1
+    for element in reversed(deep):  # children before their parents
+        if element.tag in _BLOCK_TAGS:
+            element.text = "\n" + (element.text or "")
+            element.tail = "\n" + (element.tail or "")
+        element.drop_tag()
+    return len(deep)
