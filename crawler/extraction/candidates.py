@@ -159,7 +159,8 @@ def pattern_candidates(tree: etree._Element, stats: dict[etree._Element, Stats],
         for attr in HOOK_ATTRIBUTES:
             value = el.get(attr)
             if value and CONTENT_NAME.search(value):
-                found.append((st.chars, el, f"{attr}={value[:60]!r}"))
+                if not _in_frame(el):  # a "prose" policy text in a footer modal is not content
+                    found.append((st.chars, el, f"{attr}={value[:60]!r}"))
                 break
     found.sort(key=lambda item: item[0], reverse=True)
     out = []
@@ -238,6 +239,20 @@ def _in_chrome(el: etree._Element) -> bool:
     """Whether an element is, or sits inside, the page's header, footer, navigation or aside."""
     for node in (el, *el.iterancestors()):
         if node.tag in CHROME_TAGS or node.get("role") in CHROME_ROLES:
+            return True
+    return False
+
+
+FRAME_TAGS = frozenset({"footer", "nav"})
+FRAME_ROLES = frozenset({"contentinfo", "navigation", "dialog", "alertdialog"})
+
+
+def _in_frame(el: etree._Element) -> bool:
+    """Whether an element sits in the page footer, the navigation or a modal dialog (headers and
+    asides are left out: themes wrap whole pages in them)."""
+    for node in (el, *el.iterancestors()):
+        if node.tag in FRAME_TAGS or node.get("role") in FRAME_ROLES \
+                or node.get("aria-modal") == "true":
             return True
     return False
 

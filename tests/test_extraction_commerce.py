@@ -1,0 +1,45 @@
+"""Shop pages (products, collections, listings): the page's own content wins over shop chrome."""
+
+from __future__ import annotations
+
+import pytest
+
+from crawler.extraction import extract
+
+INTRO = ("Lightweight, supportive and comfortable, our sneakers make any outing feel easy, "
+         "whether you walk the dog, run errands or sit at your desk all day long. ")
+GUIDE = "".join(f"<div class='faq-item'><h3>Question {i}</h3><div>{INTRO}Answer {i} explains the "
+                f"fit, the care and the materials, number {i}.</div></div>" for i in range(3))
+"""Text in bare divs, as shop themes print it: no paragraph-scored container validates alone."""
+POLICY = "".join(f"<p>Policy clause {i}: we process personal information, with your consent, "
+                 f"for the purposes listed here, and share it with partners, processors and "
+                 f"affiliates, as the law allows.</p>" for i in range(40))
+GRID = "<ul class='grid'>" + "".join(
+    f"<li class='card'><a href='/p/{i}'>Runner {i}</a><span>$98</span></li>" for i in range(12)
+) + "</ul>"
+
+
+def page(body: str) -> str:
+    return f"<!doctype html><html><head><title>Sneakers</title></head><body>{body}</body></html>"
+
+
+CASES = [
+    # (name, body, text that must be in the content, text that must not)
+    ("policy modal in the footer is not the content",
+     f"<main><h1>Sneakers</h1>{GRID}<div>{GUIDE}</div></main>"
+     f"<footer><div role='dialog' aria-modal='true'><div class='prose'>{POLICY}</div></div>"
+     f"</footer>",
+     ["Answer 2 explains the fit"], ["Policy clause 3"]),
+    ("prose in a nav menu is not the content",
+     f"<nav><div class='rich-text'>{POLICY}</div></nav><main><h1>Sneakers</h1>{GRID}{GUIDE}</main>",
+     ["Answer 1 explains the fit"], ["Policy clause 3"]),
+]
+
+
+@pytest.mark.parametrize("name, body, kept, gone", CASES, ids=[c[0] for c in CASES])
+def test_shop_page_content(name: str, body: str, kept: list[str], gone: list[str]) -> None:
+    result = extract(page(body), "https://shop.example/collections/sneakers")
+    for snippet in kept:
+        assert snippet in result.content_text, snippet
+    for snippet in gone:
+        assert snippet not in result.content_text, snippet
