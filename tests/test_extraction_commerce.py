@@ -14,6 +14,13 @@ GUIDE = "".join(f"<div class='faq-item'><h3>Question {i}</h3><div>{INTRO}Answer 
 POLICY = "".join(f"<p>Policy clause {i}: we process personal information, with your consent, "
                  f"for the purposes listed here, and share it with partners, processors and "
                  f"affiliates, as the law allows.</p>" for i in range(40))
+DESCRIPTION = "".join(f"<p>Hand-thrown stoneware mug, glaze number {i}: each one is made on the "
+                      f"wheel, glazed in two tones and fired twice, so no two are alike.</p>"
+                      for i in range(4))
+RELATED = "<div class='related-products'>" + "".join(
+    f"<div class='related-products__item'><p>Another mug {i}, also glazed in two tones, from the "
+    f"same shop, on sale now for a short while only, while stocks last.</p></div>"
+    for i in range(3)) + "</div>"
 GRID = "<ul class='grid'>" + "".join(
     f"<li class='card'><a href='/p/{i}'>Runner {i}</a><span>$98</span></li>" for i in range(12)
 ) + "</ul>"
@@ -33,6 +40,13 @@ CASES = [
     ("prose in a nav menu is not the content",
      f"<nav><div class='rich-text'>{POLICY}</div></nav><main><h1>Sneakers</h1>{GRID}{GUIDE}</main>",
      ["Answer 1 explains the fit"], ["Policy clause 3"]),
+    ("a wrapper kept despite its name does not switch the name rule off",
+     f"<main><h1>Mug</h1><div class='buy-box'>{DESCRIPTION}</div>{RELATED}</main>",
+     ["glaze number 3"], ["Another mug 1"]),
+    ("a collapsed read-more description is the product's text",
+     f"<main><h1>Mug</h1><div id='description-read-more' class='content-toggle__body'>"
+     f"{DESCRIPTION}</div>{RELATED}</main>",
+     ["glaze number 0", "glaze number 3"], ["Another mug 2"]),
 ]
 
 

@@ -176,7 +176,8 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             continue
         drop(el, f"link-dense block ({st.link_density:.0%} link text, {st.links} links)",
              guard=True)
-    named_chars = sum(stats[el].chars for el in by_name if el in stats)
+    named_chars = sum(stats[el].chars for el in by_name
+                      if el in removed and el in stats and not _is_inside(el, removed))
     if named_chars > MAX_SHARE_FOR_GENERIC * total:
         # Names that match this often are the site's vocabulary, not boilerplate markers.
         removed.difference_update(by_name)
