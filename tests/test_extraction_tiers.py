@@ -134,6 +134,11 @@ PANELS = "".join(f"<div class='panel'><h2><a href='/p{i}'>Service {i}</a></h2><p
                  f"describes one of the services of the harbour.</p><ul><li><a href='/p{i}/a'>"
                  f"Moorings {i}</a></li><li><a href='/p{i}/b'>Pilots {i}</a></li><li>"
                  f"<a href='/p{i}/c'>Tide tables {i}</a></li></ul></div>" for i in range(3))
+BANDS = "".join(f"<section class='band'><div class='container'><h2>Offer {i}</h2><p>{STORY}Offer {i} "
+                f"is one of the services we run for harbour towns.</p><p>Ask the office about offer "
+                f"{i}: prices, dates and moorings for visiting boats.</p></div></section>"
+                for i in range(6))
+COPYRIGHT = "Harbour Services Ltd, registered in the county, all rights reserved."
 STANDFIRST = "After three weeks of repairs, the harbour is open again for boats and visitors alike."
 
 FRAME_CASES = [
@@ -143,6 +148,10 @@ FRAME_CASES = [
      f"<div class='layout'><header><h1>Harbour Authority</h1><div class='intro'><p>{TAGLINE}</p>"
      f"</div></header><div id='main'>{PANELS}</div></div><footer>{NAV}</footer>",
      ["Panel 0 describes", "Panel 2 describes", "Tide tables 1"], [TAGLINE[:40], "Harbour Authority"]),
+    # A landing page whose sections sit directly beside the site header and footer.
+    ("sections of the page frame without its chrome",
+     f"<header class='top'>{NAV}</header>{BANDS}<footer><p>{COPYRIGHT}</p>{NAV}</footer>",
+     ["Offer 0 is one", "Ask the office about offer 5"], [COPYRIGHT, "Section 3"]),
     ("an article's own header is part of the article",
      f"<header class='site'>{NAV}</header><div class='wrap'><article><header><h1>Harbour "
      f"reopens</h1><p class='standfirst'>{STANDFIRST}</p></header><div>{BODY}</div></article></div>",

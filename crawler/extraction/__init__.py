@@ -161,7 +161,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
     for cand in cands:
         tiers.validate(cand)
     chosen, why = tiers.choose(cands, stats, log)
-    if chosen is not None and chosen.tier == tiers.TIER_DENSITY:
+    if chosen is not None and chosen.tier in tiers.COVERAGE_TIERS:
         chosen = tiers.widen_to_coverage(chosen, body, stats, log)
 
     if chosen is None and structured is not None and structured.article_body:

@@ -405,6 +405,8 @@ def _frame_good(parent: etree._Element, child: etree._Element,
 
 COVERAGE_MIN = 0.2
 COVERAGE_TARGET = 0.6
+COVERAGE_TIERS = (TIER_DENSITY, TIER_PATTERN, TIER_SEMANTIC)
+"""Tiers whose choice is widened when it holds little of the page (rules name the container)."""
 
 
 def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._Element, Stats],
@@ -416,14 +418,17 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._
         return cand
     if st.good >= COVERAGE_MIN * page_st.good:
         return cand
+    frame = None
     for anc in cand.element.iterancestors():
         if anc is page or anc.tag in ("body", "html"):
+            frame = page
             break
         ast = stats.get(anc)
         if ast is None or ast.link_density >= MAX_LINK_DENSITY:
             break
         if next(anc.iter("footer", "nav"), None) is not None:
-            break  # reached the page frame: widening further would take the chrome along
+            frame = anc  # reached the page frame: widening further would take the chrome along
+            break
         if ast.good >= COVERAGE_TARGET * page_st.good:
             wider = Candidate(element=anc, tier=cand.tier,
                               source=f"{cand.source}, widened to {ast.good / page_st.good:.0%} "
@@ -436,7 +441,47 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._
                               "why": f"the choice held {st.good / page_st.good:.0%} of the "
                                      "page's content-like text"})
             return wider
+    if frame is not None:
+        return _frame_sections(cand, frame, page_st, stats, trace) or cand
     return cand
+
+
+def _frame_sections(cand: Candidate, frame: etree._Element, page_st: Stats,
+                    stats: dict[etree._Element, Stats],
+                    trace: list[dict[str, Any]] | None) -> Candidate | None:
+    """The page frame's sections without its header, footer, navigation and asides, joined,
+    when they hold most of the page's content-like text (landing pages whose sections sit side
+    by side with the site chrome)."""
+    chrome = _page_frame_children(frame)
+    parts = [child for child in frame if child in stats and child not in chrome]
+    st = Stats()
+    for part in parts:
+        pst = stats[part]
+        st.chars += pst.chars
+        st.link_chars += pst.link_chars
+        st.paragraphs += pst.paragraphs
+        st.good += pst.good
+    if not chrome or st.good < COVERAGE_TARGET * page_st.good \
+            or st.link_density >= MAX_LINK_DENSITY:
+        return None
+    wrapper = lxml.html.Element("div")
+    wrapper.set("class", "extracted-sections")
+    for part in parts:
+        wrapper.append(_detached_copy(part))
+    stats[wrapper] = st
+    wider = Candidate(element=wrapper, tier=cand.tier,
+                      source=f"{cand.source}, widened to the {len(parts)} sections of the page "
+                             f"frame ({st.good / page_st.good:.0%} of the content-like text)",
+                      chars=st.chars, link_density=st.link_density, paragraphs=st.paragraphs,
+                      score=cand.score, rank=cand.rank)
+    validate(wider)
+    if not wider.valid:
+        return None
+    if trace is not None:
+        trace.append({"step": "widen", "from": cand.describe(), "to": wider.describe(),
+                      "why": "the choice held little of the page's content-like text; the "
+                             "frame's own header, footer, navigation and asides are left out"})
+    return wider
 
 
 NEARLY_MAX_LINK_DENSITY = 0.7
