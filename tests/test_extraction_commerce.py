@@ -21,6 +21,10 @@ RELATED = "<div class='related-products'>" + "".join(
     f"<div class='related-products__item'><p>Another mug {i}, also glazed in two tones, from the "
     f"same shop, on sale now for a short while only, while stocks last.</p></div>"
     for i in range(3)) + "</div>"
+REVIEWS = "<div class='product-reviews'><h2>Customer reviews</h2>" + "".join(
+    f"<div class='review'><p>Reviewer {i} says: I love this mug, it keeps the coffee warm, the "
+    f"glaze is lovely and it arrived well packed, five stars from me.</p></div>"
+    for i in range(8)) + "</div>"
 GRID = "<ul class='grid'>" + "".join(
     f"<li class='card'><a href='/p/{i}'>Runner {i}</a><span>$98</span></li>" for i in range(12)
 ) + "</ul>"
@@ -47,6 +51,9 @@ CASES = [
      f"<main><h1>Mug</h1><div id='description-read-more' class='content-toggle__body'>"
      f"{DESCRIPTION}</div>{RELATED}</main>",
      ["glaze number 0", "glaze number 3"], ["Another mug 2"]),
+    ("customer reviews longer than the description are not the product's content",
+     f"<main><h1>Mug</h1><div class='product-description'>{DESCRIPTION}</div>{REVIEWS}</main>",
+     ["glaze number 2"], ["Reviewer 3 says", "Customer reviews"]),
 ]
 
 

@@ -15,6 +15,9 @@ logger = logging.getLogger(__name__)
 
 MAX_SHARE_FOR_GENERIC = 0.5
 """A generic rule never removes an element holding more than this share of the container's text."""
+MAX_SHARE_FOR_SECONDARY = 0.8
+"""A secondary section (reviews, recommendations) is removed up to this share of the container:
+shop pages print dozens of reviews under a short product description."""
 
 KEEP_TAGS = frozenset({"pre", "code", "table", "blockquote", "figure", "img", "h1", "h2", "h3",
                        "h4", "h5", "h6", "math", "video", "audio", "picture", "source", "br",
@@ -124,13 +127,14 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     removed: set[etree._Element] = set()
     by_name: list[etree._Element] = []
 
-    def drop(el: etree._Element, why: str, guard: bool, named: bool = False) -> None:
+    def drop(el: etree._Element, why: str, guard: bool, named: bool = False,
+             max_share: float = MAX_SHARE_FOR_GENERIC) -> None:
         if el is container or el in removed or _is_inside(el, removed):
             return
         if named:
             by_name.append(el)
         st = stats.get(el)
-        if guard and st is not None and st.chars > MAX_SHARE_FOR_GENERIC * total:
+        if guard and st is not None and st.chars > max_share * total:
             _unhide(el)
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": f"{why}, but holds "
@@ -154,10 +158,17 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         else:
             drop(el, f"generic selector {selector}", guard=True)
     pattern, keep = cleaning.boilerplate_pattern, cleaning.keep_pattern
+    secondary = cleaning.secondary_section_pattern
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
             continue
         names = " ".join(_class_tokens(el))
+        if secondary is not None and names:
+            hit = secondary.search(names)
+            if hit:
+                drop(el, f"secondary section {hit.group(0).strip(' -_')!r}", guard=True,
+                     max_share=MAX_SHARE_FOR_SECONDARY)
+                continue
         if pattern is not None and names:
             hit = pattern.search(names)
             if hit and not (keep is not None and keep.search(names)):

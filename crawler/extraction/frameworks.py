@@ -52,6 +52,7 @@ class CleaningRules:
     boilerplate_pattern: re.Pattern[str] | None = None
     keep_pattern: re.Pattern[str] | None = None
     hidden_content_pattern: re.Pattern[str] | None = None
+    secondary_section_pattern: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,8 @@ def _load_rules_cached(folder: Any) -> RuleSet:
                                    if _valid_css(s)),
                 boilerplate_pattern=_compile_pattern(data.get("boilerplate_pattern")),
                 keep_pattern=_compile_pattern(data.get("keep_pattern")),
-                hidden_content_pattern=_compile_pattern(data.get("hidden_content_pattern")))
+                hidden_content_pattern=_compile_pattern(data.get("hidden_content_pattern")),
+                secondary_section_pattern=_compile_pattern(data.get("secondary_section_pattern")))
     except Exception as exc:  # noqa: BLE001
         errors.append(f"cleaning.yaml: {exc}")
     for error in errors:
