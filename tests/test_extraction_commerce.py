@@ -25,6 +25,11 @@ REVIEWS = "<div class='product-reviews'><h2>Customer reviews</h2>" + "".join(
     f"<div class='review'><p>Reviewer {i} says: I love this mug, it keeps the coffee warm, the "
     f"glaze is lovely and it arrived well packed, five stars from me.</p></div>"
     for i in range(8)) + "</div>"
+CARDS = "".join(
+    f"<a class='card' href='/recipes/{i}'><h3>Crispy air fryer dish {i}</h3><p>Ready in "
+    f"{10 + i} minutes, with a golden crust and a soft middle, serves four.</p></a>"
+    for i in range(16))
+"""A listing grid whose cards are each wrapped in a link: link density close to 1."""
 GRID = "<ul class='grid'>" + "".join(
     f"<li class='card'><a href='/p/{i}'>Runner {i}</a><span>$98</span></li>" for i in range(12)
 ) + "</ul>"
@@ -54,6 +59,11 @@ CASES = [
     ("customer reviews longer than the description are not the product's content",
      f"<main><h1>Mug</h1><div class='product-description'>{DESCRIPTION}</div>{REVIEWS}</main>",
      ["glaze number 2"], ["Reviewer 3 says", "Customer reviews"]),
+    ("a main made of linked cards is the listing's content",
+     f"<header><nav>{GRID}</nav></header><main><h1>Air fryer recipes</h1>"
+     f"<div class='grid'>{CARDS}</div></main><footer><p>{INTRO}</p></footer>",
+     ["Crispy air fryer dish 0", "Crispy air fryer dish 15", "Ready in 15 minutes"],
+     ["Runner 3", INTRO[:40]]),
 ]
 
 

@@ -175,6 +175,11 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
             if cand.valid:
                 chosen, why = cand, "no container validated; structured articleBody agrees"
     if chosen is None:
+        hub = tiers.linked_item_list(cands)
+        if hub is not None:
+            chosen, why = hub, "no container validated; the page's own list container fails " \
+                "only on link density (a listing page of linked items)"
+    if chosen is None:
         cand = _trafilatura_candidate(tree, url)
         if cand is not None:
             cands.append(cand)

@@ -497,3 +497,19 @@ def nearly_valid(cands: list[Candidate]) -> Candidate | None:
                 and cand.link_density < NEARLY_MAX_LINK_DENSITY:
             return cand
     return None
+
+
+MIN_LIST_CHARS = 1000
+"""A linked list smaller than this is a menu or a hero section rather than a listing."""
+
+
+def linked_item_list(cands: list[Candidate]) -> Candidate | None:
+    """The page's own list container when it fails validation on link density alone: a grid of
+    cards each wrapped in a link, or a ``main`` landmark made of them (listing and category
+    pages whose content is the list itself)."""
+    hubs = [c for c in cands if (c.repeated or c.element.tag == "main" or c.source == "[role=main]")
+            and not c.valid and c.chars >= MIN_LIST_CHARS
+            and len(c.reasons) == 1 and c.reasons[0].startswith("link density")]
+    if not hubs:
+        return None
+    return max(hubs, key=lambda c: (c.repeated, c.chars))
