@@ -185,6 +185,18 @@ CLEANING_CASES = [
      f"<article>{BODY}<div class='mobile-copy'><p>{STORY}Paragraph 0 adds its own detail, "
      f"number 0.</p></div></article>",
      ["Paragraph 0 adds"], []),
+    ("boilerplate name among other class names",
+     f"<article>{BODY}<div class='author-bio border p-4'><p>Jo Harbour writes about boats, "
+     f"piers and the people who fix them, every week since 2010.</p></div></article>",
+     ["Paragraph 5 adds"], ["Jo Harbour writes"]),
+    ("script-hook and layout-state names are not boilerplate names",
+     f"<article>{BODY}<section class='band js-stop-sidebar has-sidebar'><p>{SIDEBAR_TEXT}</p>"
+     f"</section></article>",
+     [SIDEBAR_TEXT[:30]], []),
+    ("a state adjective does not make a block boilerplate",
+     f"<article>{BODY}<div class='card subscription-eligible'><p>{SIDEBAR_TEXT}</p></div>"
+     f"</article>",
+     [SIDEBAR_TEXT[:30]], []),
     ("comment section of an article",
      f"<article><div class='entry-content'>{BODY}</div></article><div id='comments' "
      f"class='comments-area'><p>{SIDEBAR_TEXT}</p></div>",

@@ -88,6 +88,14 @@ def _class_tokens(el: etree._Element) -> list[str]:
     return [t for t in tokens if t]
 
 
+def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:
+    """Class names and id that say what a block is: state and script-hook names
+    (``has-sidebar``, ``js-stop-sidebar``, ``sidebar-enabled--false``) say nothing about it."""
+    state = cleaning.state_name_pattern
+    tokens = _class_tokens(el)
+    return [t for t in tokens if state is None or not state.search(t)]
+
+
 def _nav_like(st: Stats) -> bool:
     """A block made of short links: a menu, tag cloud, share bar or pager rather than content."""
     if st.links < 3 or st.chars == 0:
@@ -162,7 +170,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
             continue
-        names = " ".join(_class_tokens(el))
+        names = " ".join(_block_names(el, cleaning))
         if secondary is not None and names:
             hit = secondary.search(names)
             if hit:

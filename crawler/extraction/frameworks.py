@@ -51,6 +51,7 @@ class CleaningRules:
     ad_selectors: tuple[str, ...] = ()
     boilerplate_pattern: re.Pattern[str] | None = None
     keep_pattern: re.Pattern[str] | None = None
+    state_name_pattern: re.Pattern[str] | None = None
     hidden_content_pattern: re.Pattern[str] | None = None
     secondary_section_pattern: re.Pattern[str] | None = None
 
@@ -209,6 +210,7 @@ def _load_rules_cached(folder: Any) -> RuleSet:
                                    if _valid_css(s)),
                 boilerplate_pattern=_compile_pattern(data.get("boilerplate_pattern")),
                 keep_pattern=_compile_pattern(data.get("keep_pattern")),
+                state_name_pattern=_compile_pattern(data.get("state_name_pattern")),
                 hidden_content_pattern=_compile_pattern(data.get("hidden_content_pattern")),
                 secondary_section_pattern=_compile_pattern(data.get("secondary_section_pattern")))
     except Exception as exc:  # noqa: BLE001
