@@ -96,6 +96,21 @@ def decode_html(data: bytes | str) -> tuple[str, str]:
     return data.decode("cp1252", errors="replace"), "cp1252"
 
 
+def _html_parser(*, huge_tree: bool) -> lxml.html.HTMLParser:
+    """An HTML parser whose elements are all plain ``HtmlElement``s.
+
+    lxml.html's default lookup calls back into Python for every element proxy it creates (to
+    give forms and inputs their own classes, which extraction never uses); a lookup done in C
+    makes walking a tree markedly cheaper.
+    """
+    parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
+                                  remove_blank_text=False, huge_tree=huge_tree)
+    parser.set_element_class_lookup(etree.ElementDefaultClassLookup(
+        element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
+        pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
+    return parser
+
+
 def parse_html(data: bytes | str) -> Document:
     """Decode and parse a page once; an unusable page gives a Document whose tree is None."""
     try:
@@ -125,8 +140,7 @@ def parse_html(data: bytes | str) -> Document:
 
 def _parse(text: str, *, huge_tree: bool) -> tuple[lxml.html.HtmlElement, bool]:
     """Parse decoded HTML; also say whether libxml2 stopped at its nesting-depth limit."""
-    parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
-                                  remove_blank_text=False, huge_tree=huge_tree)
+    parser = _html_parser(huge_tree=huge_tree)
     try:
         data = text.encode("utf-8", "surrogatepass")
     except UnicodeEncodeError:
