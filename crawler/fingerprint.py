@@ -15,6 +15,10 @@ from crawler.urls import canonicalize_url
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
+#: ``request.meta`` key holding a URL already in canonical form: when it is the request's own
+#: URL, the fingerprinter uses it as is (a redirect or a rewrite changes the URL, not the key).
+CANONICAL_URL_META = "canonical_request_url"
+
 
 class CanonicalRequestFingerprinter:
     """Fingerprint = SHA-1 of method, canonical URL and body (headers ignored, as Scrapy does)."""
@@ -31,9 +35,12 @@ class CanonicalRequestFingerprinter:
         """The request's fingerprint (cached per request object)."""
         cached = self._cache.get(request)
         if cached is None:
+            url = request.url
+            if request.meta.get(CANONICAL_URL_META) != url:
+                url = canonicalize_url(url)
             data = {
                 "method": request.method.upper(),
-                "url": canonicalize_url(request.url),
+                "url": url,
                 "body": (request.body or b"").hex(),
             }
             cached = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).digest()

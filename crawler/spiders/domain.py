@@ -22,14 +22,16 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, IgnoreRequest, StopDownload
 from scrapy.http import Response, TextResponse
-from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.gz import gunzip
+from scrapy.utils.response import get_base_url
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 from twisted.internet.error import DNSLookupError
 from twisted.python.failure import Failure
 
+from crawler.fingerprint import CANONICAL_URL_META
 from crawler.items import PageItem
+from crawler.links import anchor_links, page_relation_links
 from crawler.rendering import RENDER_MODES, find_browser, launch_options, looks_like_js_shell
 from crawler.startup import stop_if_misconfigured
 from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, host_of
@@ -42,13 +44,6 @@ PLAYWRIGHT_HANDLER = "crawler.playwright_handler.LazyPlaywrightDownloadHandler"
 ROLE_PAGE = "page"
 ROLE_ROBOTS = "robots"
 ROLE_SITEMAP = "sitemap"
-
-#: ``<link rel=...>`` relations that point at other pages of the site (Sphinx reaches its
-#: index and search pages only this way).
-PAGE_LINK_RELS = ("next", "prev", "previous", "index", "search", "contents", "start", "first",
-                  "last", "up", "home")
-_PAGE_LINK_XPATH = "//link[{}]/@href".format(" or ".join(
-    f"contains(concat(' ', normalize-space(@rel), ' '), ' {rel} ')" for rel in PAGE_LINK_RELS))
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -152,7 +147,6 @@ class DomainSpider(Spider):
             self.startup_error = str(exc)
         self.render_mode = self.config.render if self.config else "never"
         self.pages_yielded = 0
-        self.link_extractor = LinkExtractor(deny_extensions=[], unique=True, canonicalize=False)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> DomainSpider:
@@ -236,7 +230,10 @@ class DomainSpider(Spider):
         return f"{parts.scheme}://{parts.netloc}/"
 
     def _page_request(self, url: str, *, depth: int, is_start: bool = False) -> Request:
-        meta: dict[str, Any] = {"crawl_role": ROLE_PAGE, "page_depth": depth}
+        """A request for a page at a canonical URL (said so in its meta, so that the request
+        fingerprinter need not canonicalise it again)."""
+        meta: dict[str, Any] = {"crawl_role": ROLE_PAGE, "page_depth": depth,
+                                CANONICAL_URL_META: url}
         if is_start:
             meta["is_start"] = True
         if self.render_mode == "always":
@@ -287,9 +284,10 @@ class DomainSpider(Spider):
 
     def _page_item(self, response: TextResponse, rendered: bool) -> PageItem:
         canonical = response.xpath("//head/link[@rel='canonical']/@href").get()
+        url = canonicalize_url(response.url)
         return PageItem(
-            url=canonicalize_url(response.url),
-            domain=urlsplit(canonicalize_url(response.url)).netloc,
+            url=url,
+            domain=urlsplit(url).netloc,
             status=response.status,
             fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             rendered=rendered,
@@ -307,22 +305,33 @@ class DomainSpider(Spider):
         depth = int(response.meta.get("page_depth", 0))
         if self.config.max_depth is not None and depth >= self.config.max_depth:
             return
-        urls = [link.url for link in self.link_extractor.extract_links(response)]
-        urls += [response.urljoin(href) for href in response.xpath(_PAGE_LINK_XPATH).getall()]
-        for url in dict.fromkeys(urls):
-            request = self._discovered_request(url, depth + 1)
+        root, base_url = response.selector.root, get_base_url(response)
+        urls = anchor_links(root, response.url, base_url, response.encoding)
+        urls += page_relation_links(root, base_url)
+        # One request per page linked, however many anchors and fragments point at it.
+        for url in dict.fromkeys(filter(None, map(self._canonical_link, dict.fromkeys(urls)))):
+            request = self._scoped_request(url, depth + 1)
             if request is not None:
                 yield request
 
+    def _canonical_link(self, url: str) -> str | None:
+        """The canonical form of a discovered URL, or None (counted) when it is malformed."""
+        try:
+            return canonicalize_url(url)
+        except ValueError:
+            self.crawler.stats.inc_value("links/filtered/malformed")
+            return None
+
     def _discovered_request(self, url: str, depth: int) -> Request | None:
-        """A page request for a discovered URL, or None (counted) when it is out of scope."""
+        """A page request for a discovered URL, or None (counted) when it is malformed or out
+        of scope."""
+        canonical = self._canonical_link(url)
+        return None if canonical is None else self._scoped_request(canonical, depth)
+
+    def _scoped_request(self, url: str, depth: int) -> Request | None:
+        """A page request for a canonical URL, or None (counted) when it is out of scope."""
         assert self.config is not None
         stats = self.crawler.stats
-        try:
-            url = canonicalize_url(url)
-        except ValueError:
-            stats.inc_value("links/filtered/malformed")
-            return None
         accepted, reason = self.config.scope.accepts(url)
         if not accepted:
             stats.inc_value(f"links/filtered/{reason}")
