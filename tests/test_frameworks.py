@@ -103,3 +103,52 @@ def test_a_broken_rule_file_is_reported_not_fatal(tmp_path: Path) -> None:
     rules = load_rules(folder)
     assert any("invalid content selector" in e for e in rules.errors)
     assert any(e.startswith("broken.yaml") for e in rules.errors)
+
+
+REPLY = ("The harbour reopened on Monday after three weeks of repairs, and the first boats "
+         "arrived before noon; the pier looks better than it did before the storm.")
+
+
+def _xenforo_post(n: int, user: str, quote: str = "") -> str:
+    quoted = (f"<blockquote class='bbCodeBlock bbCodeBlock--quote'><div class='bbCodeBlock-title'>"
+              f"{quote} said:</div><div class='bbCodeBlock-content'>{REPLY}</div>"
+              f"<div class='bbCodeBlock-expandLink'>Click to expand...</div></blockquote>"
+              if quote else "")
+    return (f"<article class='message message--post'><div class='message-inner'>"
+            f"<div class='message-cell message-cell--user'><section class='message-user'>"
+            f"<div class='message-avatar'><a class='avatar'><span>{user[0]}</span></a></div>"
+            f"<div class='message-userDetails'><h4 class='message-name'><a class='username'>{user}"
+            f"</a></h4><h5 class='userTitle message-userTitle'>Full Member</h5></div>"
+            f"<div class='message-userExtras'><dl><dt>Joined</dt><dd>Jun 29, 2016</dd></dl></div>"
+            f"</section></div><div class='message-cell message-cell--main'><header "
+            f"class='message-attribution'><ul class='message-attribution-main'><li><time>Jul {n}, "
+            f"2024</time></li></ul><ul class='message-attribution-opposite'><li><a>#{n}</a></li>"
+            f"</ul></header><div class='message-content'><article class='message-body'>"
+            f"<div class='samCodeUnit'>Advertisement - Members don't see this ad</div>{quoted}"
+            f"<div class='bbWrapper'>Post {n}: {REPLY}</div></article></div><footer "
+            f"class='message-footer'><div class='reactionsBar'>Liked by 3 members</div></footer>"
+            f"</div></div></article>")
+
+
+FORUM_CASES = [
+    # (engine, page html, text that must stay, text that must go)
+    ("xenforo",
+     "<html id='XF'><head><title>Harbour thread</title></head><body><div class='p-body-main'>"
+     "<div class='p-body-pageContent'>" + _xenforo_post(1, "boatwright")
+     + _xenforo_post(2, "pierkeeper", quote="boatwright") + "</div><div class='p-body-sidebar'>"
+     "<p>Members online: 1,204 members and 8,112 guests browsing the forum right now.</p></div>"
+     "</div></body></html>",
+     ["boatwright", "Jul 1, 2024", "Post 1: The harbour", "boatwright said:", "Post 2: The harbour"],
+     ["Click to expand", "Joined", "Advertisement", "Full Member", "Liked by", "#2",
+      "Members online"]),
+]
+
+
+@pytest.mark.parametrize("engine, html, kept, gone", FORUM_CASES, ids=[c[0] for c in FORUM_CASES])
+def test_forum_thread_keeps_posts_with_author_and_date(engine, html, kept, gone) -> None:
+    result = extract(html, "https://forum.example/threads/harbour.1/")
+    assert result.framework == engine
+    for snippet in kept:
+        assert snippet in result.content_text, snippet
+    for snippet in gone:
+        assert snippet not in result.content_text, snippet
