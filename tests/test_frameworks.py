@@ -130,7 +130,25 @@ def _xenforo_post(n: int, user: str, quote: str = "") -> str:
             f"</div></div></article>")
 
 
+def _discourse_post(n: int, user: str) -> str:
+    return (f"<div id='post_{n}' itemprop='comment' class='topic-body crawler-post'>"
+            f"<div class='crawler-post-meta'><span class='creator' itemprop='author'><a>"
+            f"<span itemprop='name'>{user}</span></a></span><span class='crawler-post-infos'>"
+            f"<time itemprop='datePublished' class='post-time'>July {n}, 2024, 9:1{n}am</time>"
+            f"<span itemprop='position'>{n}</span></span></div><div class='post' itemprop='text'>"
+            f"<p>Post {n}: {REPLY}</p></div><div itemprop='interactionStatistic'>"
+            f"<span class='post-likes'>4 Likes</span></div></div>")
+
+
 FORUM_CASES = [
+    ("discourse",
+     "<html><head><title>Harbour topic</title><meta name='generator' content='Discourse 3.4.0'>"
+     "</head><body><div id='main-outlet' role='main'><h1>Harbour topic</h1>"
+     + _discourse_post(1, "boatwright") + _discourse_post(2, "pierkeeper")
+     + "</div><footer><p>Powered by Discourse, best viewed with JavaScript enabled.</p></footer>"
+     "</body></html>",
+     ["boatwright", "July 1, 2024, 9:11am", "Post 1: The harbour", "pierkeeper", "Post 2: The"],
+     ["4 Likes", "Powered by Discourse"]),
     # (engine, page html, text that must stay, text that must go)
     ("xenforo",
      "<html id='XF'><head><title>Harbour thread</title></head><body><div class='p-body-main'>"

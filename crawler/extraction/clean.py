@@ -8,7 +8,7 @@ from typing import Any
 
 from lxml import etree
 
-from crawler.extraction.frameworks import CleaningRules, Rule, selector_set
+from crawler.extraction.frameworks import CleaningRules, Rule, css, selector_set
 from crawler.extraction.scoring import SKIP_TAGS, Stats, compute_stats
 
 logger = logging.getLogger(__name__)
@@ -134,10 +134,16 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     total = max(stats[container].chars, 1)
     removed: set[etree._Element] = set()
     by_name: list[etree._Element] = []
+    protected = {m for rule in rules for sel in rule.keep for m in css(sel)(container)}
 
     def drop(el: etree._Element, why: str, guard: bool, named: bool = False,
              max_share: float = MAX_SHARE_FOR_GENERIC) -> None:
         if el is container or el in removed or _is_inside(el, removed):
+            return
+        if guard and (el in protected or _is_inside(el, protected)):
+            if trace is not None:
+                trace.append({"step": "clean", "action": "kept", "why": f"{why}, but a site "
+                              "rule keeps it", **_describe(el, stats.get(el))})
             return
         if named:
             by_name.append(el)

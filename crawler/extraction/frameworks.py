@@ -40,6 +40,7 @@ class Rule:
     domains: tuple[str, ...] = ()
     content: tuple[ContentSelector, ...] = ()
     exclude: tuple[str, ...] = ()
+    keep: tuple[str, ...] = ()
     source: str = ""
 
 
@@ -157,12 +158,8 @@ def _build_rule(kind: str, name: str, data: dict[str, Any], errors: list[str]) -
             content.append(ContentSelector(css, multiple))
         elif css:
             errors.append(f"{name}: invalid content selector {css!r}")
-    exclude = []
-    for css in map(str, _as_list(data.get("exclude"))):
-        if _valid_css(css):
-            exclude.append(css)
-        else:
-            errors.append(f"{name}: invalid exclude selector {css!r}")
+    exclude = _checked_selectors(name, "exclude", data, errors)
+    keep = _checked_selectors(name, "keep", data, errors)
     detect_selectors = tuple(s for s in map(str, _as_list(detect.get("selectors"))) if _valid_css(s))
     generators = []
     for pattern in map(str, _as_list(detect.get("generator"))):
@@ -175,7 +172,18 @@ def _build_rule(kind: str, name: str, data: dict[str, Any], errors: list[str]) -
     domains = tuple(str(d).lower().lstrip(".") for d in _as_list(data.get("domains")))
     return Rule(name=str(data.get("name") or name), kind=kind, generator=tuple(generators),
                 detect_selectors=detect_selectors, themes=themes, domains=domains,
-                content=tuple(content), exclude=tuple(exclude), source=name)
+                content=tuple(content), exclude=exclude, keep=keep, source=name)
+
+
+def _checked_selectors(name: str, key: str, data: dict[str, Any], errors: list[str]) -> tuple[str, ...]:
+    """The valid selectors listed under one key of a rule file (invalid ones are reported)."""
+    valid = []
+    for css in map(str, _as_list(data.get(key))):
+        if _valid_css(css):
+            valid.append(css)
+        else:
+            errors.append(f"{name}: invalid {key} selector {css!r}")
+    return tuple(valid)
 
 
 def _compile_pattern(value: Any) -> re.Pattern[str] | None:
