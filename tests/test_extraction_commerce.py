@@ -30,6 +30,17 @@ CARDS = "".join(
     f"{10 + i} minutes, with a golden crust and a soft middle, serves four.</p></a>"
     for i in range(16))
 """A listing grid whose cards are each wrapped in a link: link density close to 1."""
+DAWN_CARDS = "<ul id='product-grid' class='grid product-grid'>" + "".join(
+    f"<li class='grid__item'><div class='card-wrapper product-card-wrapper'><div class='card'>"
+    f"<div class='card__inner'><div class='card__content'><h3 class='card__heading'>"
+    f"<a href='/products/roast-{i}'>Dark roast number {i}</a></h3></div></div>"
+    f"<div class='card__content'><h3 class='card__heading'><a href='/products/roast-{i}'>"
+    f"Dark roast number {i}</a></h3><div class='price'><div class='price__regular'>"
+    f"<span>$19.{i}9</span></div><div class='price__sale'><span>$19.{i}9</span></div></div>"
+    f"<div class='quick-add'><span>Choose options</span></div></div></div></div></li>"
+    for i in range(10)) + "</ul>"
+"""A Shopify (Dawn) collection grid: every card prints its title and price twice."""
+SHOPIFY = "<link rel='stylesheet' href='https://cdn.shopify.com/s/files/theme.css'>"
 GRID = "<ul class='grid'>" + "".join(
     f"<li class='card'><a href='/p/{i}'>Runner {i}</a><span>$98</span></li>" for i in range(12)
 ) + "</ul>"
@@ -64,6 +75,9 @@ CASES = [
      f"<div class='grid'>{CARDS}</div></main><footer><p>{INTRO}</p></footer>",
      ["Crispy air fryer dish 0", "Crispy air fryer dish 15", "Ready in 15 minutes"],
      ["Runner 3", INTRO[:40]]),
+    ("a Shopify card grid prints each title and price once",
+     f"{SHOPIFY}<main><h1>Coffee</h1><p>{INTRO}</p>{DAWN_CARDS}</main>",
+     ["Dark roast number 7", "$19.79"], ["Choose options"]),
 ]
 
 
@@ -74,3 +88,7 @@ def test_shop_page_content(name: str, body: str, kept: list[str], gone: list[str
         assert snippet in result.content_text, snippet
     for snippet in gone:
         assert snippet not in result.content_text, snippet
+    if name.startswith("a Shopify"):
+        assert result.framework == "shopify"
+        assert result.content_text.count("Dark roast number 7") == 1
+        assert result.content_text.count("$19.79") == 1
