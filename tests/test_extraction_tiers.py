@@ -138,6 +138,9 @@ BANDS = "".join(f"<section class='band'><div class='container'><h2>Offer {i}</h2
                 f"is one of the services we run for harbour towns.</p><p>Ask the office about offer "
                 f"{i}: prices, dates and moorings for visiting boats.</p></div></section>"
                 for i in range(6))
+STEPS = "".join(f"<h2>Part {i}</h2><p>{STORY}</p><div class='steps'><h4>Step block {i}</h4><ol>"
+                + "".join(f"<li>Step {i}.{j}: tighten the mooring line and check the knot twice "
+                          f"before leaving.</li>" for j in range(4)) + "</ol></div>" for i in range(6))
 COPYRIGHT = "Harbour Services Ltd, registered in the county, all rights reserved."
 STANDFIRST = "After three weeks of repairs, the harbour is open again for boats and visitors alike."
 
@@ -152,6 +155,10 @@ FRAME_CASES = [
     ("sections of the page frame without its chrome",
      f"<header class='top'>{NAV}</header>{BANDS}<footer><p>{COPYRIGHT}</p>{NAV}</footer>",
      ["Offer 0 is one", "Ask the office about offer 5"], [COPYRIGHT, "Section 3"]),
+    # A manual written straight into <body> (no frame at all): every block is the content.
+    ("content written straight into the body",
+     f"<h1>Harbour manual</h1><p>This manual shows how to moor a boat in the harbour.</p>{STEPS}",
+     ["This manual shows how", "Step 0.1:", "Step 5.3:"], []),
     ("an article's own header is part of the article",
      f"<header class='site'>{NAV}</header><div class='wrap'><article><header><h1>Harbour "
      f"reopens</h1><p class='standfirst'>{STANDFIRST}</p></header><div>{BODY}</div></article></div>",

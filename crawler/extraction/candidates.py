@@ -451,7 +451,7 @@ def _frame_sections(cand: Candidate, frame: etree._Element, page_st: Stats,
                     trace: list[dict[str, Any]] | None) -> Candidate | None:
     """The page frame's sections without its header, footer, navigation and asides, joined,
     when they hold most of the page's content-like text (landing pages whose sections sit side
-    by side with the site chrome)."""
+    by side with the site chrome; manuals written straight into <body>)."""
     chrome = _page_frame_children(frame)
     parts = [child for child in frame if child in stats and child not in chrome]
     st = Stats()
@@ -461,7 +461,7 @@ def _frame_sections(cand: Candidate, frame: etree._Element, page_st: Stats,
         st.link_chars += pst.link_chars
         st.paragraphs += pst.paragraphs
         st.good += pst.good
-    if not chrome or st.good < COVERAGE_TARGET * page_st.good \
+    if st.good < COVERAGE_TARGET * page_st.good \
             or st.link_density >= MAX_LINK_DENSITY:
         return None
     wrapper = lxml.html.Element("div")
