@@ -196,6 +196,15 @@ CLEANING_CASES = [
      f"<article>{BODY}<div class='author-bio border p-4'><p>Jo Harbour writes about boats, "
      f"piers and the people who fix them, every week since 2010.</p></div></article>",
      ["Paragraph 5 adds"], ["Jo Harbour writes"]),
+    ("author box after the story",
+     f"<article>{BODY}<div class='article-author-box'><p>Jo Harbour has covered the coast for "
+     f"the paper since 2010 and lives by the pier.</p></div></article>",
+     ["Paragraph 5 adds"], ["Jo Harbour has covered"]),
+    ("footnotes and disclosure of a story",
+     f"<article>{BODY}<section class='footnotes'><ol><li>Harbour authority annual report, "
+     f"page 12, consulted in May.</li></ol></section><div class='full-disclosure-text'><p>Some "
+     f"links on this page are affiliate links and earn us a commission.</p></div></article>",
+     ["Paragraph 5 adds"], ["annual report, page 12", "affiliate links"]),
     ("script-hook and layout-state names are not boilerplate names",
      f"<article>{BODY}<section class='band js-stop-sidebar has-sidebar'><p>{SIDEBAR_TEXT}</p>"
      f"</section></article>",
