@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from crawler.extraction import candidates as tiers
 from crawler.extraction import extract
+from crawler.extraction.document import parse_html
+from crawler.extraction.scoring import compute_stats, density_scores
 
 INTRO = ("Lightweight, supportive and comfortable, our sneakers make any outing feel easy, "
          "whether you walk the dog, run errands or sit at your desk all day long. ")
@@ -40,6 +43,12 @@ DAWN_CARDS = "<ul id='product-grid' class='grid product-grid'>" + "".join(
     f"<div class='quick-add'><span>Choose options</span></div></div></div></div></li>"
     for i in range(10)) + "</ul>"
 """A Shopify (Dawn) collection grid: every card prints its title and price twice."""
+BOXES = "".join(
+    f"<div class='col-md-3 cat_box'><div class='box'><h2><a href='/category/{i}'>Whetstone "
+    f"set {i}<br>$7.95 - $179.95</a></h2><span class='cat_description'>Fine grit stones "
+    f"for kitchen knives and chisels, kit number {i}.</span><a href='/category/{i}'>Get "
+    f"Details</a></div></div>" for i in range(12))
+"""A category grid of bare divs and spans: no landmark, no content-like class name."""
 SHOPIFY = "<link rel='stylesheet' href='https://cdn.shopify.com/s/files/theme.css'>"
 GRID = "<ul class='grid'>" + "".join(
     f"<li class='card'><a href='/p/{i}'>Runner {i}</a><span>$98</span></li>" for i in range(12)
@@ -92,3 +101,23 @@ def test_shop_page_content(name: str, body: str, kept: list[str], gone: list[str
         assert result.framework == "shopify"
         assert result.content_text.count("Dark roast number 7") == 1
         assert result.content_text.count("$19.79") == 1
+
+
+GRID_CASES = [
+    # (name, body, class of the grid found or None)
+    ("bare divs of linked boxes", f"<div class='col-lg-10'><h1>Stones</h1>"
+     f"<div class='row border'>{BOXES}</div></div>", "row border"),
+    ("boxes outside the main landmark are a carousel",
+     f"<main><h1>Whetstone</h1><p>{DESCRIPTION}</p></main><div class='row more'>{BOXES}</div>",
+     None),
+    ("repeated paragraphs without links are no grid",
+     f"<div class='text'>{DESCRIPTION * 2}</div>", None),
+]
+
+
+@pytest.mark.parametrize("name, body, grid_class", GRID_CASES, ids=[c[0] for c in GRID_CASES])
+def test_grid_of_linked_items(name: str, body: str, grid_class: str | None) -> None:
+    tree = parse_html(page(body)).tree.find("body")
+    stats = compute_stats(tree)
+    grid = tiers.item_grid(tree, stats, density_scores(tree, stats))
+    assert (grid.element.get("class") if grid is not None else None) == grid_class

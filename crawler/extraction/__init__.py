@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 __all__ = ["Extraction", "extract"]
 
 _WORD = re.compile(r"\w+")
+GRID_OVER_FALLBACK = 2.0
+"""A grid of linked cards replaces the trafilatura fallback when it holds this many times its text
+(the fallback kept the intro paragraph of a category page and none of its cards)."""
 
 
 def _structured_and_metadata(tree: HtmlElement, url: str, trace: list[dict[str, Any]] | None):
@@ -174,8 +177,15 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
             cands.append(cand)
             if cand.valid:
                 chosen, why = cand, "no container validated; structured articleBody agrees"
+    grid = None
     if chosen is None:
         hub = tiers.linked_item_list(cands)
+        if hub is None:
+            grid = tiers.item_grid(body, stats, scores)
+            if grid is not None:
+                tiers.validate(grid)
+                cands.append(grid)
+                grid = tiers.expand(grid, stats, log)
         if hub is not None:
             chosen, why = hub, "no container validated; the page's own list container fails " \
                 "only on link density (a listing page of linked items)"
@@ -185,6 +195,9 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
             cands.append(cand)
             if cand.chars > 0:
                 chosen, why = cand, "no cheap candidate validated; trafilatura found text"
+        if grid is not None and (chosen is None or grid.chars > GRID_OVER_FALLBACK * chosen.chars):
+            chosen, why = grid, (f"no container validated; a grid of linked items holds over "
+                                 f"{GRID_OVER_FALLBACK:g}x the fallback's text (a listing page)")
         if chosen is None or not chosen.valid:
             near = tiers.nearly_valid(cands)
             if near is not None and (chosen is None or len(near.reasons) <= len(chosen.reasons)):

@@ -513,3 +513,51 @@ def linked_item_list(cands: list[Candidate]) -> Candidate | None:
     if not hubs:
         return None
     return max(hubs, key=lambda c: (c.repeated, c.chars))
+
+
+MIN_GRID_ITEMS = 4
+GRID_ITEMS_SHARE = 0.7
+"""A grid is at least this many sibling items of one tag and class, holding this share of the
+text of their parent, four in five of them linking out."""
+
+
+def item_grid(page: etree._Element, stats: dict[etree._Element, Stats],
+              scores: dict[etree._Element, float]) -> Candidate | None:
+    """The largest grid of linked items: an element whose children repeat one tag and class,
+    each holding a link, and together hold most of its text (product and category cards
+    without content-like class names). On a page with a main landmark the grid must be in it
+    (a "more like this" carousel under a product is not the page's list)."""
+    mains = [m for m in page.iter("main")]
+    best: tuple[int, etree._Element, int] | None = None
+    for el, st in stats.items():
+        if st.chars < 3 * MIN_CHARS or len(el) < MIN_GRID_ITEMS:
+            continue
+        if mains and not any(_contains(m, el) for m in mains):
+            continue
+        groups: dict[tuple[str, str], list[etree._Element]] = {}
+        for child in el:
+            if isinstance(child.tag, str):
+                groups.setdefault((child.tag, child.get("class") or ""), []).append(child)
+        for members in groups.values():
+            if len(members) < MIN_GRID_ITEMS:
+                continue
+            chars = sum(stats[m].chars for m in members if m in stats)
+            if chars < GRID_ITEMS_SHARE * st.chars:
+                continue
+            linked = sum(1 for m in members if _links_out(m))
+            if linked < 0.8 * len(members):
+                continue
+            if (best is None or st.chars > best[0]) and not _in_chrome(el):
+                best = (st.chars, el, len(members))
+    if best is None:
+        return None
+    _, el, count = best
+    cand = make_candidate(el, TIER_PATTERN, f"grid of {count} linked items", stats, scores, 0)
+    if cand is not None:
+        cand.repeated = True
+    return cand
+
+
+def _links_out(item: etree._Element) -> bool:
+    """Whether an item links to a page (itself a link, or holding one)."""
+    return item.tag == "a" or any(a.get("href") for a in item.iter("a"))
