@@ -205,6 +205,11 @@ CLEANING_CASES = [
      f"page 12, consulted in May.</li></ol></section><div class='full-disclosure-text'><p>Some "
      f"links on this page are affiliate links and earn us a commission.</p></div></article>",
      ["Paragraph 5 adds"], ["annual report, page 12", "affiliate links"]),
+    ("call to action and post navigation after the story",
+     f"<article>{BODY}<div class='cta-banner'><p>Book a harbour tour today and save twenty "
+     f"percent on the family ticket.</p></div><div class='nv-post-navigation'><p>Previous story: "
+     f"the lighthouse gets a new coat of paint before winter.</p></div></article>",
+     ["Paragraph 5 adds"], ["Book a harbour tour", "Previous story"]),
     ("script-hook and layout-state names are not boilerplate names",
      f"<article>{BODY}<section class='band js-stop-sidebar has-sidebar'><p>{SIDEBAR_TEXT}</p>"
      f"</section></article>",
