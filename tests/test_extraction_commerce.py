@@ -110,6 +110,11 @@ GRID_CASES = [
     ("boxes outside the main landmark are a carousel",
      f"<main><h1>Whetstone</h1><p>{DESCRIPTION}</p></main><div class='row more'>{BOXES}</div>",
      None),
+    ("a menu of link sections is no grid",
+     "<div class='menu-panel'>" + "".join(
+         f"<div class='section'><h4>Section {i}</h4>" + "".join(
+             f"<a href='/c/{i}/{j}'>Socks {j}</a>" for j in range(12)) + "</div>"
+         for i in range(6)) + "</div>", None),
     ("repeated paragraphs without links are no grid",
      f"<div class='text'>{DESCRIPTION * 2}</div>", None),
 ]

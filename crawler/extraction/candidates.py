@@ -519,6 +519,8 @@ MIN_GRID_ITEMS = 4
 GRID_ITEMS_SHARE = 0.7
 """A grid is at least this many sibling items of one tag and class, holding this share of the
 text of their parent, four in five of them linking out."""
+MIN_GRID_ITEM_CHARS = 40
+"""Items shorter than this on average are menu entries, not cards."""
 
 
 def item_grid(page: etree._Element, stats: dict[etree._Element, Stats],
@@ -530,7 +532,7 @@ def item_grid(page: etree._Element, stats: dict[etree._Element, Stats],
     mains = [m for m in page.iter("main")]
     best: tuple[int, etree._Element, int] | None = None
     for el, st in stats.items():
-        if st.chars < 3 * MIN_CHARS or len(el) < MIN_GRID_ITEMS:
+        if st.chars < 3 * MIN_CHARS or len(el) < MIN_GRID_ITEMS or st.nav_like:
             continue
         if mains and not any(_contains(m, el) for m in mains):
             continue
@@ -542,7 +544,7 @@ def item_grid(page: etree._Element, stats: dict[etree._Element, Stats],
             if len(members) < MIN_GRID_ITEMS:
                 continue
             chars = sum(stats[m].chars for m in members if m in stats)
-            if chars < GRID_ITEMS_SHARE * st.chars:
+            if chars < GRID_ITEMS_SHARE * st.chars or chars < MIN_GRID_ITEM_CHARS * len(members):
                 continue
             linked = sum(1 for m in members if _links_out(m))
             if linked < 0.8 * len(members):

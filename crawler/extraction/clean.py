@@ -96,13 +96,6 @@ def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:
     return [t for t in tokens if state is None or not state.search(t)]
 
 
-def _nav_like(st: Stats) -> bool:
-    """A block made of short links: a menu, tag cloud, share bar or pager rather than content."""
-    if st.links < 3 or st.chars == 0:
-        return False
-    average_link = st.link_chars / st.links
-    return st.link_density > 0.65 and average_link < 28
-
 
 _HEADINGS = ("h2", "h3", "h4")
 
@@ -192,7 +185,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if not prune_link_dense or el.tag not in _LINK_BLOCKS:
             continue
         st = stats.get(el)
-        if st is None or not _nav_like(st):
+        if st is None or not st.nav_like:
             continue
         if _panel_index(el, container):
             if trace is not None:

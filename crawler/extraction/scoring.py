@@ -57,6 +57,13 @@ class Stats:
         """Share of the text that sits inside links."""
         return self.link_chars / self.chars if self.chars else 0.0
 
+    @property
+    def nav_like(self) -> bool:
+        """A block made of short links: a menu, tag cloud, share bar or pager rather than content."""
+        if self.links < 3 or self.chars == 0:
+            return False
+        return self.link_density > 0.65 and self.link_chars / self.links < 28
+
 
 def _text_chars(text: str | None) -> tuple[int, int]:
     """Non-space characters and commas of a text node."""
