@@ -27,17 +27,23 @@ _FOLLOWABLE_SCHEMES = ("http", "https", "file", "ftp")
 
 
 def anchor_links(root: etree._Element, page_url: str, base_url: str, encoding: str) -> list[str]:
-    """Absolute URLs of a page's ``<a>`` and ``<area>`` links, unique, in document order.
+    """Absolute URLs of a page's ``<a>`` and ``<area>`` links, without their fragment, unique,
+    in document order.
 
-    Each distinct href is resolved once (pages repeat the same href many times), against the
-    page's ``<base>`` and encoded in the page's encoding, as Scrapy's LinkExtractor does.
+    A fragment names a place in a page, not a page, so ``#install`` and ``guide#faq`` are
+    links to the page itself and to ``guide``. Each distinct href (fragments aside) is resolved
+    once, against the page's ``<base>`` and encoded in the page's encoding, as Scrapy's
+    LinkExtractor does; pages repeat the same href and link to dozens of their own sections.
     """
     urls: dict[str, None] = {}
-    for href in dict.fromkeys(_ANCHOR_HREFS(root)):
+    distinct: dict[tuple[str, str, bool], str] = {}
+    for href in map(strip_html5_whitespace, _ANCHOR_HREFS(root)):
+        before, mark, fragment = href.partition("#")
+        distinct.setdefault((before, mark, bool(fragment)), href)
+    for href in distinct.values():
         try:
-            url = safe_url_string(urljoin(base_url, strip_html5_whitespace(href)),
-                                  encoding=encoding)
-            url = urljoin(page_url, url)
+            url = safe_url_string(urljoin(base_url, href), encoding=encoding)
+            url = urljoin(page_url, url).partition("#")[0]
         except ValueError:
             logger.debug("Skipped a link with a bad URL: %r", href)
             continue

@@ -25,9 +25,10 @@ def _root(body: str) -> lxml.html.HtmlElement:
      PAGE, "utf-8",
      ["https://docs.example.com/guide/b.html", "https://docs.example.com/c",
       "https://docs.example.com/guide/d.html"]),
-    ('<a href="b.html">1</a><a href="b.html">2</a><a href="#top">3</a><a>4</a>',
+    ('<a href="b.html">1</a><a href="b.html#faq">2</a><a href="#top">3</a><a>4</a>'
+     '<a href="#">5</a>',
      PAGE, "utf-8",
-     ["https://docs.example.com/guide/b.html", "https://docs.example.com/guide/page.html#top"]),
+     ["https://docs.example.com/guide/b.html", "https://docs.example.com/guide/page.html"]),
     ('<a href="mailto:a@example.com">m</a><a href="javascript:void(0)">j</a>'
      '<a href="tel:123">t</a><a href="/ok">ok</a>',
      PAGE, "utf-8", ["https://docs.example.com/ok"]),
