@@ -106,8 +106,22 @@ def upsert_page(db: sqlite_utils.Database, row: dict[str, Any], raw_html: bytes)
     if isinstance(reasons, (list, tuple)):
         values["quality_reasons"] = json.dumps(list(reasons))
     values["raw_html"] = compress_html(raw_html)
+    if not values.keys() <= PAGES_COLUMNS.keys():
+        with db.conn:
+            db[PAGES_TABLE].upsert(values, pk="url", alter=True)  # adds the unknown columns
+        return
     with db.conn:
-        db[PAGES_TABLE].upsert(values, pk="url", alter=True)
+        db.conn.execute(_upsert_statement(tuple(values)), tuple(values.values()))
+
+
+def _upsert_statement(columns: tuple[str, ...]) -> str:
+    """INSERT ... ON CONFLICT(url) DO UPDATE of the given columns (one statement, no schema
+    look-ups, unlike sqlite-utils' upsert)."""
+    names = ", ".join(f"[{c}]" for c in columns)
+    updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in columns if c != "url")
+    marks = ", ".join("?" for _ in columns)
+    return (f"INSERT INTO [{PAGES_TABLE}] ({names}) VALUES ({marks}) "
+            f"ON CONFLICT([url]) DO UPDATE SET {updates}")
 
 
 def iter_pages(db: sqlite_utils.Database, columns: list[str], *, domain: str | None = None,
