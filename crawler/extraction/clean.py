@@ -24,7 +24,6 @@ KEEP_TAGS = frozenset({"pre", "code", "table", "blockquote", "figure", "img", "h
                        "hr", "td", "th", "iframe"})
 _LINK_BLOCKS = frozenset({"ul", "ol", "div", "section", "p", "dl", "table", "span", "header",
                           "menu"})
-_TOKEN_SPLIT = re.compile(r"\s+")
 HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
@@ -81,11 +80,12 @@ def _is_inside(el: etree._Element, removed: set[etree._Element]) -> bool:
 
 def _class_tokens(el: etree._Element) -> list[str]:
     """Class names and id of an element, lower-cased."""
-    tokens = _TOKEN_SPLIT.split((el.get("class") or "").strip().lower())
-    ident = (el.get("id") or "").strip().lower()
+    classes, ident = el.get("class"), el.get("id")
+    tokens = classes.lower().split() if classes else []
+    ident = ident.strip().lower() if ident else ""
     if ident:
         tokens.append(ident)
-    return [t for t in tokens if t]
+    return tokens
 
 
 def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:

@@ -320,7 +320,7 @@ class SimpleSelector:
             return False
         if self.ident and el.get("id") != self.ident:
             return False
-        if any(c not in tokens for c in self.classes):
+        if self.classes and not tokens.issuperset(self.classes):
             return False
         for name, op, value in self.attrs:
             actual = el.get(name)
@@ -376,40 +376,52 @@ class SelectorSet:
                 kind, value = simple.key()
                 self.by[kind].setdefault(value, []).append(simple)
         self.any_tag = self.by["t"].pop("*", [])
+        # An attribute-keyed selector that tests a value can only match when that value occurs
+        # in the attribute ([class*="ad-"], [id^="google_ads"]): one regex search rules out most
+        # elements. None when some selector only tests that the attribute exists.
+        self.attr_values: dict[str, re.Pattern[str] | None] = {}
+        for name, selectors in self.by["@"].items():
+            values = [sel.attrs[0][2] if sel.attrs[0][1] else None for sel in selectors]
+            self.attr_values[name] = None if None in values else re.compile(
+                "|".join(re.escape(value) for value in values))
 
     def matches(self, root: etree._Element) -> list[tuple[etree._Element, str]]:
         """(element, selector) pairs for every match under root (root included), in tree order."""
         out: list[tuple[etree._Element, str]] = []
         by_tag, by_class, by_id, by_attr = (self.by[k] for k in ("t", ".", "#", "@"))
+        attr_values = self.attr_values
         any_tag = self.any_tag
         empty: frozenset[str] = frozenset()
         for el in root.iter():
             tag = el.tag
             if tag.__class__ is not str:
                 continue
-            pool = by_tag.get(tag)
-            pool = list(pool) if pool else []
+            pool = by_tag.get(tag) or []
             if any_tag:
-                pool += any_tag
-            cls = el.get("class")
+                pool = pool + any_tag
             tokens = empty
-            if cls:
-                tokens = frozenset(cls.split())
-                for token in tokens:
-                    hit = by_class.get(token)
-                    if hit:
-                        pool += hit
-            if by_id:
-                ident = el.get("id")
-                if ident:
-                    hit = by_id.get(ident)
-                    if hit:
-                        pool += hit
-            if by_attr:
-                for name in el.keys():
-                    hit = by_attr.get(name)
-                    if hit:
-                        pool += hit
+            attributes = el.attrib
+            if attributes:
+                cls = attributes.get("class")
+                if cls:
+                    tokens = frozenset(cls.split())
+                    for token in tokens:
+                        hit = by_class.get(token)
+                        if hit:
+                            pool = pool + hit
+                if by_id:
+                    ident = attributes.get("id")
+                    if ident:
+                        hit = by_id.get(ident)
+                        if hit:
+                            pool = pool + hit
+                if by_attr:
+                    for name in attributes:
+                        hit = by_attr.get(name)
+                        if hit:
+                            values = attr_values[name]
+                            if values is None or values.search(attributes[name]):
+                                pool = pool + hit
             for sel in pool:
                 if sel.matches(el, tokens):
                     out.append((el, sel.text))

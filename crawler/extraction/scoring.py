@@ -65,9 +65,12 @@ class Stats:
         return self.link_density > 0.65 and self.link_chars / self.links < 28
 
 
+_BLANKS = " \n\t\r\xa0"
+
+
 def _text_chars(text: str | None) -> tuple[int, int]:
     """Non-space characters and commas of a text node."""
-    if not text:
+    if not text or not text.strip(_BLANKS):  # most text nodes are the blanks between tags
         return 0, 0
     blanks = text.count(" ") + text.count("\n") + text.count("\t") + text.count("\r") \
         + text.count("\xa0")
@@ -79,44 +82,46 @@ def compute_stats(root: etree._Element) -> dict[etree._Element, Stats]:
     stats: dict[etree._Element, Stats] = {}
 
     def visit(el: etree._Element, in_link: bool) -> Stats:
-        st = Stats()
-        tag = el.tag if isinstance(el.tag, str) else ""
+        tag = el.tag
+        if not isinstance(tag, str):
+            tag = ""
         is_link = tag == "a"
         linked = in_link or is_link
         chars, commas = _text_chars(el.text)
-        direct = chars
-        st.chars += chars
-        st.commas += commas
-        if linked:
-            st.link_chars += chars
+        direct = total = chars
+        link_chars = chars if linked else 0
+        paragraphs = links = good = 0
         for child in el:
-            ctag = child.tag if isinstance(child.tag, str) else ""
-            if ctag and ctag not in SKIP_TAGS:
+            child_tag = child.tag
+            if isinstance(child_tag, str) and child_tag and child_tag not in SKIP_TAGS:
                 cst = visit(child, linked)
-                st.chars += cst.chars
-                st.link_chars += cst.link_chars
-                st.commas += cst.commas
-                st.paragraphs += cst.paragraphs
-                st.links += cst.links
-                st.good += cst.good
-            chars, commas = _text_chars(child.tail)
-            direct += chars
-            st.chars += chars
-            st.commas += commas
-            if linked:
-                st.link_chars += chars
+                total += cst.chars
+                link_chars += cst.link_chars
+                commas += cst.commas
+                paragraphs += cst.paragraphs
+                links += cst.links
+                good += cst.good
+            tail = child.tail
+            if tail:
+                chars, tail_commas = _text_chars(tail)
+                direct += chars
+                total += chars
+                commas += tail_commas
+                if linked:
+                    link_chars += chars
         if is_link:
-            st.links += 1
-        if tag in PARAGRAPH_TAGS and st.chars >= 40:
-            st.paragraphs += 1
+            links += 1
+        if tag in PARAGRAPH_TAGS and total >= 40:
+            paragraphs += 1
         if linked:
-            st.good = 0
+            good = 0
         elif tag in GOOD_BLOCK_TAGS:
-            if st.chars >= 15 and st.link_chars < 0.5 * st.chars:
-                st.good = max(st.good, st.chars - st.link_chars)
+            if total >= 15 and link_chars < 0.5 * total:
+                good = max(good, total - link_chars)
         elif direct >= 30:
-            st.good += direct
-        stats[el] = st
+            good += direct
+        st = stats[el] = Stats(chars=total, link_chars=link_chars, commas=commas,
+                               paragraphs=paragraphs, links=links, good=good)
         return st
 
     total = visit(root, False).chars
