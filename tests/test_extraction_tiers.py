@@ -184,6 +184,11 @@ CLEANING_CASES = [
      f"<article>{BODY}<div role='tabpanel' class='tab-pane' hidden><p>Hidden tab: install "
      f"with pip, then run the harbour tool, and check the output.</p></div></article>",
      ["Hidden tab: install with pip"], []),
+    ("accordion panel opened by an aria-controls button kept",
+     f"<article>{BODY}<h3><button aria-controls='q7' aria-expanded='false'>How deep is "
+     f"the harbour?</button></h3><div id='q7' class='x' aria-hidden='true'><p>Eight metres "
+     f"at low tide, enough for the ferries and the fishing fleet.</p></div></article>",
+     ["Eight metres at low tide"], []),
     ("hidden modal dropped",
      f"<article>{BODY}<div class='x' hidden><p>Subscribe now to our premium offers and "
      f"save money.</p></div></article>",

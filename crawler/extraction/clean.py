@@ -60,10 +60,27 @@ def strip_non_content(root: etree._Element) -> int:
         if len("".join((el.text_content() or "").split())) >= NOSCRIPT_CONTENT_CHARS:
             el.tag = "div"
             el.set("data-was", "noscript")
+    _mark_controlled_panels(root)
     doomed = [el for el in root.iter(*SKIP_TAGS - {"head", "title", "meta", "link", "iframe"})]
     for el in doomed:
         _remove(el)
     return len(doomed)
+
+
+CONTROLLED = "data-controlled"
+"""Marks an element that another element's aria-controls opens and closes (an accordion or tab
+panel): set before the controls (often <button>s) are stripped."""
+
+
+def _mark_controlled_panels(root: etree._Element) -> None:
+    """Mark the panels named by aria-controls: hidden until the reader opens them, but content."""
+    ids = {ident for el in root.iter() if isinstance(el.tag, str)
+           for ident in (el.get("aria-controls") or "").split()}
+    if not ids:
+        return
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.get("id") in ids:
+            el.set(CONTROLLED, "")
 
 
 def _is_inside(el: etree._Element, removed: set[etree._Element]) -> bool:
@@ -249,7 +266,10 @@ HIDING_SELECTORS = frozenset({'[hidden]', '[aria-hidden="true"]', '[style*="disp
 
 
 def _collapsed_content(el: etree._Element, cleaning: CleaningRules) -> bool:
-    """Whether a hidden element is a collapsed panel of the content (tab, accordion, FAQ)."""
+    """Whether a hidden element is a collapsed panel of the content (tab, accordion, FAQ): a
+    control on the page opens it (aria-controls), or its names say so."""
+    if el.get(CONTROLLED) is not None:
+        return True
     pattern = cleaning.hidden_content_pattern
     if pattern is None:
         return False
