@@ -141,6 +141,8 @@ BANDS = "".join(f"<section class='band'><div class='container'><h2>Offer {i}</h2
 STEPS = "".join(f"<h2>Part {i}</h2><p>{STORY}</p><div class='steps'><h4>Step block {i}</h4><ol>"
                 + "".join(f"<li>Step {i}.{j}: tighten the mooring line and check the knot twice "
                           f"before leaving.</li>" for j in range(4)) + "</ol></div>" for i in range(6))
+TILES = "".join(f"<section class='tile'><h2>Rowing plan {i}</h2><p>Plan {i}: rent a rowing machine "
+                f"for the season, delivered and installed.</p></section>" for i in range(8))
 COPYRIGHT = "Harbour Services Ltd, registered in the county, all rights reserved."
 STANDFIRST = "After three weeks of repairs, the harbour is open again for boats and visitors alike."
 
@@ -155,6 +157,11 @@ FRAME_CASES = [
     ("sections of the page frame without its chrome",
      f"<header class='top'>{NAV}</header>{BANDS}<footer><p>{COPYRIGHT}</p>{NAV}</footer>",
      ["Offer 0 is one", "Ask the office about offer 5"], [COPYRIGHT, "Section 3"]),
+    # A landing page of one-paragraph tiles: no block validates alone; together they are the page.
+    ("short tiles of a landing page, headings included",
+     f"<header>{NAV}</header><div class='hero'><h1>Gym rental</h1></div>{TILES}"
+     f"<footer><p>{COPYRIGHT}</p>{NAV}</footer>",
+     ["Rowing plan 0", "Plan 0: rent", "Rowing plan 7", "Plan 7: rent"], [COPYRIGHT, "Section 3"]),
     # A manual written straight into <body> (no frame at all): every block is the content.
     ("content written straight into the body",
      f"<h1>Harbour manual</h1><p>This manual shows how to moor a boat in the harbour.</p>{STEPS}",
@@ -189,6 +196,10 @@ CLEANING_CASES = [
      f"the harbour?</button></h3><div id='q7' class='x' aria-hidden='true'><p>Eight metres "
      f"at low tide, enough for the ferries and the fishing fleet.</p></div></article>",
      ["Eight metres at low tide"], []),
+    ("streamed segment of a server-rendered React page kept",
+     f"<main>{BODY}<div hidden id='S:0'><p>Harbour tours start at nine every morning from the "
+     f"old pier, weather permitting.</p></div></main>",
+     ["Harbour tours start at nine"], []),
     ("hidden modal dropped",
      f"<article>{BODY}<div class='x' hidden><p>Subscribe now to our premium offers and "
      f"save money.</p></div></article>",

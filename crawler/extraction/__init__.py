@@ -166,6 +166,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
     chosen, why = tiers.choose(cands, stats, log)
     if chosen is not None and chosen.tier in tiers.COVERAGE_TIERS:
         chosen = tiers.widen_to_coverage(chosen, body, stats, log)
+    if chosen is None:
+        chosen, why = tiers.widen_small_blocks(cands, body, stats, log)
 
     if chosen is None and structured is not None and structured.article_body:
         page_words = set(_WORD.findall(" ".join(body.itertext()).lower()))

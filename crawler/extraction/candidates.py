@@ -446,6 +446,21 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._
     return cand
 
 
+def widen_small_blocks(cands: list[Candidate], page: etree._Element,
+                       stats: dict[etree._Element, Stats],
+                       trace: list[dict[str, Any]] | None = None) -> tuple[Candidate | None, str]:
+    """When no candidate validates because every block is short (landing pages of one-paragraph
+    sections), the best density block widened to the page's content-like text, if that
+    validates."""
+    best = next((c for c in cands if c.tier == TIER_DENSITY), None)
+    if best is None:
+        return None, "no valid candidate"
+    wider = widen_to_coverage(best, page, stats, trace)
+    if wider is best or not wider.valid:
+        return None, "no valid candidate"
+    return wider, "no candidate validated; the best short block widened to the page's sections"
+
+
 def _frame_sections(cand: Candidate, frame: etree._Element, page_st: Stats,
                     stats: dict[etree._Element, Stats],
                     trace: list[dict[str, Any]] | None) -> Candidate | None:
