@@ -140,7 +140,24 @@ def _discourse_post(n: int, user: str) -> str:
             f"<span class='post-likes'>4 Likes</span></div></div>")
 
 
+def _phpbb_post(n: int, user: str) -> str:
+    return (f"<div id='p{n}' class='post has-profile bg{n % 2 + 1}'><div class='inner'>"
+            f"<dl class='postprofile'><dt><a class='username'>{user}</a></dt><dd class="
+            f"'profile-posts'><strong>Posts:</strong> 2630</dd></dl><div class='postbody'><div>"
+            f"<h3><a>Re: Harbour repairs</a></h3><ul class='post-buttons'><li>Quote</li></ul>"
+            f"<p class='author'><span class='responsive-hide'>by</span> <strong><a class="
+            f"'username'>{user}</a></strong> &raquo; <time>Sat Feb {n}, 2024 5:12 pm</time></p>"
+            f"<div class='content'>Post {n}: {REPLY}</div><div class='signature'>Fair winds "
+            f"and following seas to all the crews</div></div></div></div></div>")
+
+
 FORUM_CASES = [
+    ("phpbb",
+     "<html><head><title>Harbour repairs</title></head><body id='phpbb'><div id='wrap'>"
+     "<div class='action-bar'><a>Post Reply</a> 12 posts Page 1 of 1</div>"
+     + _phpbb_post(1, "boatwright") + _phpbb_post(2, "pierkeeper") + "</div></body></html>",
+     ["boatwright", "Sat Feb 1, 2024 5:12 pm", "Post 1: The harbour", "pierkeeper", "Post 2:"],
+     ["Posts:", "Re: Harbour repairs", "Fair winds", "Post Reply"]),
     ("discourse",
      "<html><head><title>Harbour topic</title><meta name='generator' content='Discourse 3.4.0'>"
      "</head><body><div id='main-outlet' role='main'><h1>Harbour topic</h1>"
