@@ -226,6 +226,10 @@ CLEANING_CASES = [
      f"percent on the family ticket.</p></div><div class='nv-post-navigation'><p>Previous story: "
      f"the lighthouse gets a new coat of paint before winter.</p></div></article>",
      ["Paragraph 5 adds"], ["Book a harbour tour", "Previous story"]),
+    ("copyright line inside the content column",
+     f"<article>{BODY}<p class='copyright-txt'>Harbour Weekly content copyright 2024 by the "
+     f"Harbour Press Group, all rights reserved.</p></article>",
+     ["Paragraph 5 adds"], ["Harbour Press Group"]),
     ("script-hook and layout-state names are not boilerplate names",
      f"<article>{BODY}<section class='band js-stop-sidebar has-sidebar'><p>{SIDEBAR_TEXT}</p>"
      f"</section></article>",

@@ -151,7 +151,18 @@ def _phpbb_post(n: int, user: str) -> str:
             f"and following seas to all the crews</div></div></div></div></div>")
 
 
-FORUM_CASES = [
+STORY_PARAGRAPHS = "".join(f"<p>Paragraph {i}: {REPLY}</p>" for i in range(4))
+
+RULE_CASES = [
+    # (framework, page html, text that must stay, text that must go)
+    ("wordpress",
+     "<html><head><title>Harbour</title><link rel='stylesheet' href='/wp-content/themes/x.css'>"
+     "</head><body><article><div class='entry-content'>" + STORY_PARAGRAPHS
+     + "<div class='abh_box abh_box_down'><p>Jo Harbour writes about boats and piers every week, "
+     "and has done so since 2010.</p></div><div class='crp_related crp-thumbs-grid'><p>Related: "
+     "ten more stories about harbours, piers and lighthouses along the coast.</p></div></div>"
+     "</article></body></html>",
+     ["Paragraph 0:", "Paragraph 3:"], ["Jo Harbour writes", "ten more stories"]),
     ("phpbb",
      "<html><head><title>Harbour repairs</title></head><body id='phpbb'><div id='wrap'>"
      "<div class='action-bar'><a>Post Reply</a> 12 posts Page 1 of 1</div>"
@@ -166,7 +177,6 @@ FORUM_CASES = [
      "</body></html>",
      ["boatwright", "July 1, 2024, 9:11am", "Post 1: The harbour", "pierkeeper", "Post 2: The"],
      ["4 Likes", "Powered by Discourse"]),
-    # (engine, page html, text that must stay, text that must go)
     ("xenforo",
      "<html id='XF'><head><title>Harbour thread</title></head><body><div class='p-body-main'>"
      "<div class='p-body-pageContent'>" + _xenforo_post(1, "boatwright")
@@ -179,8 +189,8 @@ FORUM_CASES = [
 ]
 
 
-@pytest.mark.parametrize("engine, html, kept, gone", FORUM_CASES, ids=[c[0] for c in FORUM_CASES])
-def test_forum_thread_keeps_posts_with_author_and_date(engine, html, kept, gone) -> None:
+@pytest.mark.parametrize("engine, html, kept, gone", RULE_CASES, ids=[c[0] for c in RULE_CASES])
+def test_framework_rules_keep_the_content_and_drop_the_chrome(engine, html, kept, gone) -> None:
     result = extract(html, "https://forum.example/threads/harbour.1/")
     assert result.framework == engine
     for snippet in kept:
