@@ -50,6 +50,9 @@ CASES = [
      None, ["Section 3", "We use cookies"]),
     ("data-testid hook", page(f"<div>{NAV}</div><div data-testid='article-body'>{BODY}</div>"),
      "pattern", ["Section 3"]),
+    ("story after a stray </body></html>",
+     page(f"<header>{NAV}</header>") + f"<div class='blog-page'><div>{BODY}</div></div></body></html>",
+     None, ["Section 3"]),
 ]
 
 

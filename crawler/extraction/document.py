@@ -135,6 +135,9 @@ def parse_html(data: bytes | str) -> Document:
                             "deeper")
     except (etree.ParserError, ValueError, etree.XMLSyntaxError) as exc:
         return Document(tree=None, encoding=encoding, html_length=len(text), error=f"parse: {exc}")
+    adopted = adopt_content_after_html_end(root)
+    if adopted:
+        logger.debug("page goes on after </html>: %d elements moved into the body", adopted)
     return Document(tree=root, encoding=encoding, html_length=len(text), truncated=truncated)
 
 
@@ -148,6 +151,27 @@ def _parse(text: str, *, huge_tree: bool) -> tuple[lxml.html.HtmlElement, bool]:
     root = lxml.html.document_fromstring(data, parser=parser)
     too_deep = any("Excessive depth" in error.message for error in parser.error_log)
     return root, too_deep
+
+
+def adopt_content_after_html_end(root: etree._Element) -> int:
+    """Move what libxml2 parses into a second ``<html>`` after an early ``</body></html>`` into
+    the page's body (its head into the head), as browsers show it: otherwise the article after
+    a stray end tag is lost. The number of elements moved."""
+    head, body = root.find("head"), root.find("body")
+    if body is None:
+        return 0
+    moved = 0
+    for stray in root.itersiblings():
+        if stray.tag != "html":
+            continue
+        for part in list(stray):
+            if not isinstance(part.tag, str):
+                continue
+            target = head if part.tag == "head" and head is not None else body
+            for child in list(part) if part.tag in ("head", "body") else [part]:
+                target.append(child)
+                moved += 1
+    return moved
 
 
 def _close_unclosed_title(text: str) -> str:
