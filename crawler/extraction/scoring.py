@@ -77,54 +77,57 @@ def _text_chars(text: str | None) -> tuple[int, int]:
     return len(text) - blanks, text.count(",")
 
 
+def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]) -> Stats:
+    """Stats of el (its descendants included), recorded for every element under it (a
+    module-level function: a closure that calls itself is a reference cycle, which would keep
+    the whole tree alive until the next garbage collection)."""
+    tag = el.tag
+    if not isinstance(tag, str):
+        tag = ""
+    is_link = tag == "a"
+    linked = in_link or is_link
+    chars, commas = _text_chars(el.text)
+    direct = total = chars
+    link_chars = chars if linked else 0
+    paragraphs = links = good = 0
+    for child in el:
+        child_tag = child.tag
+        if isinstance(child_tag, str) and child_tag and child_tag not in SKIP_TAGS:
+            cst = _visit(child, linked, stats)
+            total += cst.chars
+            link_chars += cst.link_chars
+            commas += cst.commas
+            paragraphs += cst.paragraphs
+            links += cst.links
+            good += cst.good
+        tail = child.tail
+        if tail:
+            chars, tail_commas = _text_chars(tail)
+            direct += chars
+            total += chars
+            commas += tail_commas
+            if linked:
+                link_chars += chars
+    if is_link:
+        links += 1
+    if tag in PARAGRAPH_TAGS and total >= 40:
+        paragraphs += 1
+    if linked:
+        good = 0
+    elif tag in GOOD_BLOCK_TAGS:
+        if total >= 15 and link_chars < 0.5 * total:
+            good = max(good, total - link_chars)
+    elif direct >= 30:
+        good += direct
+    st = stats[el] = Stats(chars=total, link_chars=link_chars, commas=commas,
+                           paragraphs=paragraphs, links=links, good=good)
+    return st
+
+
 def compute_stats(root: etree._Element) -> dict[etree._Element, Stats]:
     """Stats of every element under root, in one post-order pass."""
     stats: dict[etree._Element, Stats] = {}
-
-    def visit(el: etree._Element, in_link: bool) -> Stats:
-        tag = el.tag
-        if not isinstance(tag, str):
-            tag = ""
-        is_link = tag == "a"
-        linked = in_link or is_link
-        chars, commas = _text_chars(el.text)
-        direct = total = chars
-        link_chars = chars if linked else 0
-        paragraphs = links = good = 0
-        for child in el:
-            child_tag = child.tag
-            if isinstance(child_tag, str) and child_tag and child_tag not in SKIP_TAGS:
-                cst = visit(child, linked)
-                total += cst.chars
-                link_chars += cst.link_chars
-                commas += cst.commas
-                paragraphs += cst.paragraphs
-                links += cst.links
-                good += cst.good
-            tail = child.tail
-            if tail:
-                chars, tail_commas = _text_chars(tail)
-                direct += chars
-                total += chars
-                commas += tail_commas
-                if linked:
-                    link_chars += chars
-        if is_link:
-            links += 1
-        if tag in PARAGRAPH_TAGS and total >= 40:
-            paragraphs += 1
-        if linked:
-            good = 0
-        elif tag in GOOD_BLOCK_TAGS:
-            if total >= 15 and link_chars < 0.5 * total:
-                good = max(good, total - link_chars)
-        elif direct >= 30:
-            good += direct
-        st = stats[el] = Stats(chars=total, link_chars=link_chars, commas=commas,
-                               paragraphs=paragraphs, links=links, good=good)
-        return st
-
-    total = visit(root, False).chars
+    total = _visit(root, False, stats).chars
     _discount_forms(root, stats, total)
     return stats
 

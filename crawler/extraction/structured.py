@@ -79,23 +79,25 @@ _NO_TEXT = frozenset({"script", "style", "noscript", "template", "svg", "button"
 def element_text(el: HtmlElement) -> str:
     """Visible text of an element: block children and ``<br>`` separate words, scripts/styles skipped."""
     parts: list[str] = []
-
-    def walk(node: HtmlElement) -> None:
-        if node.text:
-            parts.append(node.text)
-        for child in node:
-            tag = child.tag if isinstance(child.tag, str) else None
-            if tag is not None and tag not in _NO_TEXT:
-                if tag not in _INLINE_TAGS:
-                    parts.append(" ")
-                walk(child)
-                if tag not in _INLINE_TAGS:
-                    parts.append(" ")
-            if child.tail:
-                parts.append(child.tail)
-
-    walk(el)
+    _collect_text(el, parts)
     return _WS.sub(" ", "".join(parts)).strip()
+
+
+def _collect_text(node: HtmlElement, parts: list[str]) -> None:
+    """Append the visible text pieces of a node to parts (a module-level function: a closure
+    that calls itself is a reference cycle left for the garbage collector)."""
+    if node.text:
+        parts.append(node.text)
+    for child in node:
+        tag = child.tag if isinstance(child.tag, str) else None
+        if tag is not None and tag not in _NO_TEXT:
+            if tag not in _INLINE_TAGS:
+                parts.append(" ")
+            _collect_text(child, parts)
+            if tag not in _INLINE_TAGS:
+                parts.append(" ")
+        if child.tail:
+            parts.append(child.tail)
 
 
 def _clean(value: Any) -> str | None:
