@@ -163,6 +163,14 @@ RULE_CASES = [
      "ten more stories about harbours, piers and lighthouses along the coast.</p></div></div>"
      "</article></body></html>",
      ["Paragraph 0:", "Paragraph 3:"], ["Jo Harbour writes", "ten more stories"]),
+    # Joined posts are guarded like any block: a wrapper name that reads like boilerplate and
+    # would take every post is the site's vocabulary, not a reason to empty the page.
+    ("stackexchange",
+     "<html><head><title>Harbour question</title></head><body><div id='question-header'><h1>"
+     "Harbour question</h1></div>" + "".join(f"<div class='js-post-body'><div class='promo'>"
+                                            f"Answer {i}: {REPLY}</div></div>" for i in range(3))
+     + "</body></html>",
+     ["Answer 0: The harbour", "Answer 2: The harbour"], []),
     ("phpbb",
      "<html><head><title>Harbour repairs</title></head><body id='phpbb'><div id='wrap'>"
      "<div class='action-bar'><a>Post Reply</a> 12 posts Page 1 of 1</div>"

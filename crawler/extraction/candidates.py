@@ -11,7 +11,7 @@ import lxml.html
 from lxml import etree
 
 from crawler.extraction.frameworks import Detection, css
-from crawler.extraction.scoring import Stats
+from crawler.extraction.scoring import Stats, compute_stats
 
 logger = logging.getLogger(__name__)
 
@@ -94,13 +94,9 @@ def rule_candidates(tree: etree._Element, detection: Detection, stats: dict[etre
                 for m in matches:
                     if not any(a in matches for a in m.iterancestors()):
                         wrapper.append(_detached_copy(m))
-                st = Stats()
-                for m in matches:
-                    ms = stats[m]
-                    st.chars += ms.chars
-                    st.link_chars += ms.link_chars
-                    st.paragraphs += ms.paragraphs
-                stats[wrapper] = st
+                # The joined copies get their own figures, so cleaning guards them like any
+                # element of the page (shares of the text, the name rule's safety check).
+                stats.update(compute_stats(wrapper))
                 cand = make_candidate(wrapper, TIER_RULES, f"{rule.source}: {selector.css} (x{len(matches)})",
                              stats, scores, rank)
             elif len(matches) == 1:
