@@ -84,6 +84,10 @@ CASES = [
      f"<div class='grid'>{CARDS}</div></main><footer><p>{INTRO}</p></footer>",
      ["Crispy air fryer dish 0", "Crispy air fryer dish 15", "Ready in 15 minutes"],
      ["Runner 3", INTRO[:40]]),
+    ("a grid of linked boxes outweighs a short policy note beside it",
+     f"<div class='col-lg-10'><h1>Stones</h1><div class='row border'>{BOXES}{BOXES}</div></div>"
+     f"<div class='pricing-note'>{DESCRIPTION}</div>",
+     ["Whetstone set 0", "Whetstone set 11"], ["glaze number 2"]),
     ("a Shopify card grid prints each title and price once",
      f"{SHOPIFY}<main><h1>Coffee</h1><p>{INTRO}</p>{DAWN_CARDS}</main>",
      ["Dark roast number 7", "$19.79"], ["Choose options"]),

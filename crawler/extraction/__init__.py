@@ -35,6 +35,24 @@ GRID_OVER_FALLBACK = 2.0
 (the fallback kept the intro paragraph of a category page and none of its cards)."""
 
 
+GRID_OVER_CHOICE = 2.5
+"""A grid of linked items replaces a chosen block outside it when it holds this many times its
+text (a category page whose short intro or policy note won the density score)."""
+
+
+def _larger_item_grid(cands: list[tiers.Candidate], chosen: tiers.Candidate, body: HtmlElement,
+                      stats: dict, scores: dict) -> tiers.Candidate | None:
+    """The page's grid of linked cards when it lies outside the chosen block and holds far more
+    text than it."""
+    grid = tiers.item_grid(body, stats, scores)
+    if grid is None or grid.chars <= GRID_OVER_CHOICE * chosen.chars \
+            or tiers.contains(grid.element, chosen.element) \
+            or tiers.contains(chosen.element, grid.element):
+        return None
+    cands.append(tiers.validate(grid))
+    return grid
+
+
 def _structured_and_metadata(tree: HtmlElement, url: str, trace: list[dict[str, Any]] | None):
     """Structured data and metadata of the untouched tree (either may be missing on error)."""
     from crawler.extraction.metadata import extract_metadata
@@ -168,6 +186,11 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
         chosen = tiers.widen_to_coverage(chosen, body, stats, log)
     if chosen is None:
         chosen, why = tiers.widen_small_blocks(cands, body, stats, log)
+    elif chosen.tier in tiers.COVERAGE_TIERS and not chosen.repeated:
+        listing = _larger_item_grid(cands, chosen, body, stats, scores)
+        if listing is not None:
+            chosen, why = listing, (f"a grid of linked items outside the choice holds over "
+                                    f"{GRID_OVER_CHOICE:g}x its text (a listing page)")
 
     if chosen is None and structured is not None and structured.article_body:
         page_words = set(_WORD.findall(" ".join(body.itertext()).lower()))

@@ -274,7 +274,7 @@ def validate(cand: Candidate) -> Candidate:
     return cand
 
 
-def _contains(outer: etree._Element, inner: etree._Element) -> bool:
+def contains(outer: etree._Element, inner: etree._Element) -> bool:
     """Whether inner is outer or one of its descendants."""
     if outer is inner:
         return True
@@ -301,7 +301,7 @@ def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
     agreeing: list[tuple[float, Candidate]] = []
     for c in others:
         good = _good(c, stats)
-        if _contains(c.element, best.element):
+        if contains(c.element, best.element):
             extra = c.chars - best.chars
             extra_good = good - best_good
             if extra <= 0.1 * best.chars or extra_good >= CONTAINER_EXTRA_GOOD * extra:
@@ -311,7 +311,7 @@ def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
             else:
                 c.reasons.append(f"contains the density winner but adds mostly other text "
                                  f"({extra_good}/{extra} content-like chars)")
-        elif _contains(best.element, c.element):
+        elif contains(best.element, c.element):
             share = good / best_good
             if share >= 0.7:
                 agreeing.append((1.0 + share, c))
@@ -320,7 +320,7 @@ def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
                 c.reasons.append(f"inside the density winner but only {share:.0%} of its content")
         else:
             c.reasons.append("disjoint from the density winner")
-    repeated = [c for _, c in agreeing if c.repeated and _contains(c.element, best.element)]
+    repeated = [c for _, c in agreeing if c.repeated and contains(c.element, best.element)]
     if repeated:
         pick = max(repeated, key=lambda c: _good(c, stats))
         return pick, "container of repeated content items holding the density winner"
@@ -545,7 +545,7 @@ def item_grid(page: etree._Element, stats: dict[etree._Element, Stats],
     for el, st in stats.items():
         if st.chars < 3 * MIN_CHARS or len(el) < MIN_GRID_ITEMS or st.nav_like:
             continue
-        if mains and not any(_contains(m, el) for m in mains):
+        if mains and not any(contains(m, el) for m in mains):
             continue
         groups: dict[tuple[str, str], list[etree._Element]] = {}
         for child in el:
