@@ -219,11 +219,11 @@ CLEANING_CASES = [
      f"<article>{BODY}<div class='article-author-box'><p>Jo Harbour has covered the coast for "
      f"the paper since 2010 and lives by the pier.</p></div></article>",
      ["Paragraph 5 adds"], ["Jo Harbour has covered"]),
-    ("footnotes and disclosure of a story",
+    ("footnotes stay, a disclosure goes",
      f"<article>{BODY}<section class='footnotes'><ol><li>Harbour authority annual report, "
      f"page 12, consulted in May.</li></ol></section><div class='full-disclosure-text'><p>Some "
      f"links on this page are affiliate links and earn us a commission.</p></div></article>",
-     ["Paragraph 5 adds"], ["annual report, page 12", "affiliate links"]),
+     ["Paragraph 5 adds", "annual report, page 12"], ["affiliate links"]),
     ("call to action and post navigation after the story",
      f"<article>{BODY}<div class='cta-banner'><p>Book a harbour tour today and save twenty "
      f"percent on the family ticket.</p></div><div class='nv-post-navigation'><p>Previous story: "
