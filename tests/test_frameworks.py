@@ -163,6 +163,14 @@ RULE_CASES = [
      "ten more stories about harbours, piers and lighthouses along the coast.</p></div></div>"
      "</article></body></html>",
      ["Paragraph 0:", "Paragraph 3:"], ["Jo Harbour writes", "ten more stories"]),
+    ("docusaurus",
+     "<html><head><title>Release 3.3</title><meta name='generator' content='Docusaurus v3.10.2'>"
+     "</head><body><main><article><header><h2>Release 3.3</h2><div class='avatar'><div class="
+     "'avatar__intro authorDetails_lV9A'><span>Alex Rattray</span><small>Maintainer</small></div>"
+     "</div></header><div class='markdown'>" + STORY_PARAGRAPHS + "</div></article>"
+     "<nav class='pagination-nav'><a>Newer entries</a><a>Older entries</a></nav></main>"
+     "</body></html>",
+     ["Alex Rattray", "Paragraph 3:"], ["Older entries"]),
     # Joined posts are guarded like any block: a wrapper name that reads like boilerplate and
     # would take every post is the site's vocabulary, not a reason to empty the page.
     ("stackexchange",
