@@ -49,6 +49,11 @@ BOXES = "".join(
     f"for kitchen knives and chisels, kit number {i}.</span><a href='/category/{i}'>Get "
     f"Details</a></div></div>" for i in range(12))
 """A category grid of bare divs and spans: no landmark, no content-like class name."""
+STORIES = "<div class='feed'>" + "".join(
+    f"<div class='story'><h2><a href='/posts/{i}'>How we rebuilt the search index, part {i}</a>"
+    f"</h2><a href='/u/{i}'>Author {i}</a> <a href='/t/search'>#search</a> "
+    f"<a href='/t/infra'>#infra</a></div>" for i in range(24)) + "</div>"
+"""A feed of story cards made of links only: each card alone looks like a menu."""
 SHOPIFY = "<link rel='stylesheet' href='https://cdn.shopify.com/s/files/theme.css'>"
 GRID = "<ul class='grid'>" + "".join(
     f"<li class='card'><a href='/p/{i}'>Runner {i}</a><span>$98</span></li>" for i in range(12)
@@ -88,6 +93,9 @@ CASES = [
      f"<div class='col-lg-10'><h1>Stones</h1><div class='row border'>{BOXES}{BOXES}</div></div>"
      f"<div class='pricing-note'>{DESCRIPTION}</div>",
      ["Whetstone set 0", "Whetstone set 11"], ["glaze number 2"]),
+    ("a feed of link-only story cards keeps its cards",
+     f"<header><nav>{GRID}</nav></header><main><h1>Latest posts</h1>{STORIES}</main>",
+     ["rebuilt the search index, part 0", "rebuilt the search index, part 23"], ["Runner 3"]),
     ("a Shopify card grid prints each title and price once",
      f"{SHOPIFY}<main><h1>Coffee</h1><p>{INTRO}</p>{DAWN_CARDS}</main>",
      ["Dark roast number 7", "$19.79"], ["Choose options"]),

@@ -130,6 +130,21 @@ def _panel_index(el: etree._Element, container: etree._Element) -> bool:
                                     and sib.get("class") == panel.get("class")) >= 2
 
 
+def _keep_when_mostly(dropped: list[etree._Element], removed: set[etree._Element],
+                     stats: dict[etree._Element, Stats], total: int,
+                     trace: list[dict[str, Any]] | None, why: str) -> None:
+    """Take back removals of one kind when together they would take most of the container's
+    text: what each removed block looked like is then what the page is made of."""
+    chars = sum(stats[el].chars for el in dropped
+                if el in removed and el in stats and not _is_inside(el, removed))
+    if chars <= MAX_SHARE_FOR_GENERIC * total:
+        return
+    removed.difference_update(dropped)
+    if trace is not None:
+        trace.append({"step": "clean", "action": "kept", "count": len(dropped),
+                      "why": why.format(share=chars / total)})
+
+
 def clean_container(container: etree._Element, rules: list[Rule], cleaning: CleaningRules,
                     trace: list[dict[str, Any]] | None = None,
                     stats: dict[etree._Element, Stats] | None = None,
@@ -144,6 +159,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     total = max(stats[container].chars, 1)
     removed: set[etree._Element] = set()
     by_name: list[etree._Element] = []
+    link_lists: list[etree._Element] = []
     protected = {m for rule in rules for sel in rule.keep for m in css(sel)(container)}
 
     def drop(el: etree._Element, why: str, guard: bool, named: bool = False,
@@ -211,15 +227,15 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             continue
         drop(el, f"link-dense block ({st.link_density:.0%} link text, {st.links} links)",
              guard=True)
-    named_chars = sum(stats[el].chars for el in by_name
-                      if el in removed and el in stats and not _is_inside(el, removed))
-    if named_chars > MAX_SHARE_FOR_GENERIC * total:
-        # Names that match this often are the site's vocabulary, not boilerplate markers.
-        removed.difference_update(by_name)
-        if trace is not None:
-            trace.append({"step": "clean", "action": "kept", "count": len(by_name),
-                          "why": f"boilerplate names would remove {named_chars / total:.0%} "
-                                 "of the text; name rule skipped on this page"})
+        if el in removed:
+            link_lists.append(el)
+    _keep_when_mostly(link_lists, removed, stats, total, trace,
+                      "link-dense blocks would remove {share:.0%} of the text: the container is "
+                      "a list of linked items (a listing page); link-dense pruning skipped")
+    # Names that match this often are the site's vocabulary, not boilerplate markers.
+    _keep_when_mostly(by_name, removed, stats, total, trace,
+                      "boilerplate names would remove {share:.0%} of the text; name rule "
+                      "skipped on this page")
     for el in removed:
         if not _is_inside(el, removed):
             _remove(el)
