@@ -74,12 +74,11 @@ panel): set before the controls (often <button>s) are stripped."""
 
 def _mark_controlled_panels(root: etree._Element) -> None:
     """Mark the panels named by aria-controls: hidden until the reader opens them, but content."""
-    ids = {ident for el in root.iter() if isinstance(el.tag, str)
-           for ident in (el.get("aria-controls") or "").split()}
+    ids = {ident for value in root.xpath("//@aria-controls") for ident in str(value).split()}
     if not ids:
         return
-    for el in root.iter():
-        if isinstance(el.tag, str) and el.get("id") in ids:
+    for el in root.xpath("//*[@id]"):
+        if el.get("id") in ids:
             el.set(CONTROLLED, "")
 
 
