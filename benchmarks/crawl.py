@@ -12,7 +12,8 @@ given links to others), serves it from a separate process on 127.0.0.1, then alt
 Both run with the project's settings (robots.txt, canonical fingerprints, stats file); both run
 unthrottled (AutoThrottle off, same concurrency) so the figure is the crawler's
 own cost; ``--throttled`` runs them with the project's polite defaults instead. Prints medians
-and the ratio ours/bare.
+and the ratio ours/bare, and the CPU time per page of the crawl process and of its extraction
+workers (which, unlike pages/s, hardly depends on what else the machine is running).
 
     python benchmarks/crawl.py [--pages 1000] [--repeat 3] [--render]
 """
@@ -31,6 +32,7 @@ import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 SOURCE_SITES = REPO_ROOT / "tests" / "sites"
 
 BARE_SPIDER = '''
@@ -84,8 +86,9 @@ def build_site(root: Path, pages: int) -> None:
     (root / "index.html").write_text('<html><body><a href="/p/0.html">start</a></body></html>')
 
 
-def tree_rss_kb(pid: int) -> int:
-    """Resident memory of a process and all its descendants, in KiB (from /proc)."""
+def tree_usage(pid: int) -> tuple[int, dict[int, float]]:
+    """Resident memory of a process and all its descendants, in KiB, and the CPU seconds each
+    of them has used so far (from /proc)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -95,39 +98,47 @@ def tree_rss_kb(pid: int) -> int:
         except OSError:
             continue
         children.setdefault(int(fields[1]), []).append(int(entry))
-    total, stack = 0, [pid]
+    total, cpu, stack = 0, {}, [pid]
     while stack:
         current = stack.pop()
         stack.extend(children.get(current, []))
         try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu[current] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
             for line in Path(f"/proc/{current}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
         except OSError:
             pass
-    return total
+    return total, cpu
 
 
-def run(command: list[str], feed: Path | None = None) -> tuple[dict, list[tuple[int, int]]]:
-    """Run a crawl; return its final stats and (pages stored, process-tree RSS KiB) samples
-    taken every half second."""
+def run(command: list[str], feed: Path | None = None
+        ) -> tuple[dict, list[tuple[int, int]], tuple[float, float]]:
+    """Run a crawl; return its final stats, (pages stored, process-tree RSS KiB) samples taken
+    every half second, and the CPU seconds of the crawl process and of its descendants
+    (extraction workers; as last sampled, so slightly low)."""
     stats_path = Path(tempfile.mktemp(suffix=".json"))
     command = command + ["-s", f"CRAWL_STATS_PATH={stats_path}", "-s", "LOG_LEVEL=WARNING"]
     samples: list[tuple[int, int]] = []
+    cpu: dict[int, float] = {}
     log = tempfile.TemporaryFile(mode="w+")
     process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=log,
                                text=True)
     while process.poll() is None:
         time.sleep(0.5)
         stored = feed.read_text().count("\n") if feed is not None and feed.exists() else 0
-        rss = tree_rss_kb(process.pid)
+        rss, used = tree_usage(process.pid)
+        cpu.update(used)
         if rss:  # zero once the process has exited
             samples.append((stored, rss))
     if process.returncode != 0:
         log.seek(0)
         print(log.read()[-5000:], file=sys.stderr)
     log.close()
-    return (json.loads(stats_path.read_text()) if stats_path.exists() else {}), samples
+    main_cpu = cpu.pop(process.pid, 0.0)
+    return ((json.loads(stats_path.read_text()) if stats_path.exists() else {}), samples,
+            (main_cpu, sum(cpu.values())))
 
 
 def main() -> int:
@@ -152,7 +163,8 @@ def main() -> int:
     throttle = [] if args.throttled else ["-s", "AUTOTHROTTLE_ENABLED=false"]
     common = throttle + ["-s", "CONCURRENT_REQUESTS=16", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16"]
     variants = ["bare"] + [f"ours-{kind}" for kind in args.executors.split(",")]
-    results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in variants}
+    results: dict[str, list[tuple[float, float, int, float, float]]] = {
+        name: [] for name in variants}
     try:
         for rep in range(args.repeat):
             for name in variants:
@@ -167,13 +179,17 @@ def main() -> int:
                                f"SQLITE_PATH={db}", "-O", str(workdir / f"{name}-{rep}.jsonl"),
                                "-s", f"EXTRACTION_EXECUTOR={name.split('-', 1)[1]}",
                                "-s", "DOMAIN_DEDUP_ENABLED=false"] + common
-                stats, samples = run(command)
+                stats, samples, (main_cpu, workers_cpu) = run(command)
                 pages = stats.get("response_received_count", 0)
                 elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
                 rss = max((kb for _, kb in samples), default=0) * 1024
-                results[name].append((pages / elapsed, elapsed, rss))
+                per_page = 1000 / max(pages, 1)
+                results[name].append((pages / elapsed, elapsed, rss, main_cpu * per_page,
+                                      workers_cpu * per_page))
                 print(f"  run {rep + 1} {name:14s}: {pages} responses in {elapsed:.1f} s = "
-                      f"{pages / elapsed:.1f} pages/s, peak RSS {rss / 2**20:.0f} MiB", flush=True)
+                      f"{pages / elapsed:.1f} pages/s, peak RSS {rss / 2**20:.0f} MiB, CPU per "
+                      f"page {main_cpu * per_page:.1f} ms (crawl process) + "
+                      f"{workers_cpu * per_page:.1f} ms (workers)", flush=True)
 
         def median(name: str, index: int) -> float:
             return statistics.median(r[index] for r in results[name])
@@ -186,7 +202,8 @@ def main() -> int:
             label = "bare Scrapy spider" if name == "bare" else \
                 f"ours, extraction+SQLite, {name.split('-', 1)[1]} workers"
             print(f"  {label:44s} {median(name, 0):7.1f} pages/s  ratio "
-                  f"{median(name, 0) / bare:4.2f}  peak RSS {median(name, 2) / 2**20:5.0f} MiB")
+                  f"{median(name, 0) / bare:4.2f}  peak RSS {median(name, 2) / 2**20:5.0f} MiB  "
+                  f"CPU/page {median(name, 3):5.1f} + {median(name, 4):5.1f} ms")
 
         if args.render:
             feed = workdir / "rendered.jsonl"
@@ -194,7 +211,7 @@ def main() -> int:
                        "-a", "render=always", "-a", "sitemaps=false", "-s",
                        f"SQLITE_PATH={workdir / 'rendered.db'}", "-O", str(feed),
                        "-s", "DOMAIN_DEDUP_ENABLED=false"] + common
-            stats, samples = run(command, feed=feed)
+            stats, samples, _ = run(command, feed=feed)
             pages = stats.get("pages/rendered", 0)
             elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
             print(f"\nrender=always: {pages} rendered pages in {elapsed:.0f} s = "
