@@ -6,6 +6,7 @@ to a crawl database.
 
 from __future__ import annotations
 
+from crawler.dedup import blocks
 from crawler.dedup.blocks import (
     BlockCounter,
     DomainFingerprint,
@@ -18,14 +19,4 @@ from crawler.dedup.blocks import (
     strip_boilerplate,
 )
 
-__all__ = [
-    "BlockCounter",
-    "DomainFingerprint",
-    "block_key",
-    "compute_domain_fingerprint",
-    "hash_block",
-    "normalise_block",
-    "removed_blocks",
-    "split_into_blocks",
-    "strip_boilerplate",
-]
+__all__ = blocks.__all__
