@@ -89,10 +89,10 @@ CASES = [
      f"<div class='grid'>{CARDS}</div></main><footer><p>{INTRO}</p></footer>",
      ["Crispy air fryer dish 0", "Crispy air fryer dish 15", "Ready in 15 minutes"],
      ["Runner 3", INTRO[:40]]),
-    ("a grid of linked boxes outweighs a short policy note beside it",
-     f"<div class='col-lg-10'><h1>Stones</h1><div class='row border'>{BOXES}{BOXES}</div></div>"
+    ("a grid of linked cards outweighs a short note beside it",
+     f"<div class='col-lg-10'><h1>Air fryer recipes</h1><div class='grid'>{CARDS}</div></div>"
      f"<div class='pricing-note'>{DESCRIPTION}</div>",
-     ["Whetstone set 0", "Whetstone set 11"], ["glaze number 2"]),
+     ["Crispy air fryer dish 0", "Crispy air fryer dish 15"], ["glaze number 2"]),
     ("a feed of link-only story cards keeps its cards",
      f"<header><nav>{GRID}</nav></header><main><h1>Latest posts</h1>{STORIES}</main>",
      ["rebuilt the search index, part 0", "rebuilt the search index, part 23"], ["Runner 3"]),

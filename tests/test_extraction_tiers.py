@@ -149,6 +149,14 @@ TILES = "".join(f"<section class='tile'><h2>Rowing plan {i}</h2><p>Plan {i}: ren
 COPYRIGHT = "Harbour Services Ltd, registered in the county, all rights reserved."
 STANDFIRST = "After three weeks of repairs, the harbour is open again for boats and visitors alike."
 
+MOORINGS = "".join(
+    f"<div class='card'>" + (f"<a href='/moorings/{i}'>Visitor mooring number {i} on the north "
+                             f"pontoon, with water, power and a short walk to the harbour office</a>"
+                             if i % 3 else f"<b>Visitor mooring number {i}, north pontoon, full</b>")
+    + f"<span>Berth {i} takes boats up to twelve metres long.</span></div>" for i in range(14))
+"""Cards under a short intro, two in three titled by a long link: neither a grid nor text that
+widening by ancestors takes in, yet most of the page's prose."""
+
 FRAME_CASES = [
     # (name, body html, text that must stay, text that must go)
     # A multi-column homepage: the banner's tagline is the frame; each panel's links are content.
@@ -169,6 +177,12 @@ FRAME_CASES = [
     ("content written straight into the body",
      f"<h1>Harbour manual</h1><p>This manual shows how to moor a boat in the harbour.</p>{STEPS}",
      ["This manual shows how", "Step 0.1:", "Step 5.3:"], []),
+    # A service page whose intro wins the scores but holds a third of the page's prose.
+    ("a short intro widened to the cards below it",
+     f"<header>{NAV}</header><div class='wrap'><div class='intro-wrap'><div><div class='intro'>"
+     f"<h1>Moorings</h1>" + "".join(f"<p>Intro {j}: {STORY}</p>" for j in range(3))
+     + f"</div></div></div><div class='cards'>{MOORINGS}</div></div><footer>{NAV}</footer>",
+     ["Intro 0:", "Berth 0 takes", "Berth 13 takes"], ["Section 3"]),
     ("an article's own header is part of the article",
      f"<header class='site'>{NAV}</header><div class='wrap'><article><header><h1>Harbour "
      f"reopens</h1><p class='standfirst'>{STANDFIRST}</p></header><div>{BODY}</div></article></div>",

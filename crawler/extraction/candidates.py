@@ -399,7 +399,7 @@ def _frame_good(parent: etree._Element, child: etree._Element,
     return sum(stats[f].good for f in _page_frame_children(parent) if f is not child and f in stats)
 
 
-COVERAGE_MIN = 0.2
+COVERAGE_MIN = 0.4
 COVERAGE_TARGET = 0.6
 COVERAGE_TIERS = (TIER_DENSITY, TIER_PATTERN, TIER_SEMANTIC)
 """Tiers whose choice is widened when it holds little of the page (rules name the container)."""
