@@ -68,6 +68,8 @@ CASES = [
     Case("session ids in URLs", {"trap/session_id_stripped": 3},
          "Stripped a session id from a link",
          stored=("/session/item?id=1", "/session/item?id=2", "/session/item?id=3")),
+    Case("session id added by a redirect", {}, "",
+         stored=("/session/login",)),
     Case("404", {"errors/http_404": 1}, "/status/404: HTTP 404", not_stored=("/status/404",)),
     Case("410", {"errors/http_410": 1}, "/status/410: HTTP 410", not_stored=("/status/410",)),
     Case("500 retried then given up", {"errors/http_500": 1, "retry/max_reached": 1},

@@ -32,6 +32,7 @@ from twisted.python.failure import Failure
 from crawler.fingerprint import CANONICAL_URL_META
 from crawler.items import PageItem
 from crawler.links import anchor_links, page_relation_links
+from crawler.middlewares.traps import strip_session_ids
 from crawler.rendering import RENDER_MODES, find_browser, launch_options, looks_like_js_shell
 from crawler.startup import stop_if_misconfigured
 from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, host_of
@@ -147,12 +148,14 @@ class DomainSpider(Spider):
             self.startup_error = str(exc)
         self.render_mode = self.config.render if self.config else "never"
         self.pages_yielded = 0
+        self.strip_session_ids = True  # TRAP_STRIP_SESSION_IDS, read in from_crawler
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> DomainSpider:
         """Create the spider and, before settings freeze, install the browser only if needed."""
         spider: DomainSpider = super().from_crawler(crawler, *args, **kwargs)
         spider._configure_rendering(crawler)
+        spider.strip_session_ids = crawler.settings.getbool("TRAP_STRIP_SESSION_IDS", True)
         if spider.config is not None:
             spider.allowed_domains = sorted(spider.config.scope.hosts)
         return spider
@@ -285,6 +288,8 @@ class DomainSpider(Spider):
     def _page_item(self, response: TextResponse, rendered: bool) -> PageItem:
         canonical = response.xpath("//head/link[@rel='canonical']/@href").get()
         url = canonicalize_url(response.url)
+        if self.strip_session_ids:
+            url = strip_session_ids(url)  # a session id a redirect added is not the page's URL
         return PageItem(
             url=url,
             domain=urlsplit(url).netloc,

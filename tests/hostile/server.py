@@ -224,8 +224,12 @@ class HostileHandler(BaseHTTPRequestHandler):
         sid = os.urandom(8).hex()
         links = [f"/session/item?PHPSESSID={sid}&id=1", f"/session/item;jsessionid={sid}?id=2",
                  f"/session/item?id=3&sid={sid}"]
+        if rest.startswith("login") and "PHPSESSID" not in query:
+            self.redirect(f"/session/login?PHPSESSID={sid}")  # a session id added by a redirect
+            return
         item = (query.get("id") or [""])[0]
-        title = f"Session item {item}" if rest.startswith("item") else "Session start"
+        title = {"item": f"Session item {item}", "login": "Session login"}.get(
+            rest.split("?")[0], "Session start")
         self.send(200, pages.article(title, [f"{title}. " + pages.FILLER], links=links))
 
     def status(self, rest: str, query: dict, count: int) -> None:
@@ -387,7 +391,7 @@ INDEX_LINKS: list[str] = [
     "/redirect/loop/a", "/redirect/loop/self", "/redirect/chain/5", "/redirect/chain/30",
     "/redirect/offhost", "/redirect/pretty/", "/redirect/pretty/guide/",
     "/redirect/pretty/refresh/",
-    "/cal/2026/11", "/list?page=1", "/rep/", "/grow/", "/session/",
+    "/cal/2026/11", "/list?page=1", "/rep/", "/grow/", "/session/", "/session/login",
     "/status/404", "/status/410", "/status/500", "/status/429-retry-after", "/status/429-always",
     "/status/503-retry-after-long", "/status/503-then-ok",
     "/hang", "/drop", "/huge", "/huge/chunked",
