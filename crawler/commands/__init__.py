@@ -6,6 +6,9 @@ returning an exit code) as its default.
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
+
 #: Modules whose ``register`` is called, in the order they appear in ``--help``.
 COMMAND_MODULES: list[str] = [
     "crawler.commands.demo",
@@ -15,3 +18,10 @@ COMMAND_MODULES: list[str] = [
     "crawler.commands.merge",
     "crawler.commands.redis_clear",
 ]
+
+
+def add_database_arguments(parser: argparse.ArgumentParser, *, verb: str) -> None:
+    """The crawl database and the repeatable ``--domain`` filter that database commands share."""
+    parser.add_argument("db", type=Path, metavar="DB", help="crawl database")
+    parser.add_argument("--domain", action="append", metavar="D",
+                        help=f"{verb} only this domain (repeatable; default: every domain)")

@@ -12,6 +12,7 @@ import logging
 import sys
 from pathlib import Path
 
+from crawler.commands import add_database_arguments
 from crawler.dedup.config import DedupConfig, DedupConfigError
 from crawler.dedup.store import CLEANED_COLUMN, SOURCE_COLUMN, dedup_database, stored_stats
 from crawler.items import FEED_FIELDS
@@ -30,9 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "dedup", help="find blocks repeated across each domain's pages and write cleaned_content",
         description="Fingerprint the blocks repeated across each domain's stored pages, store the "
                     "fingerprint in domain_boilerplate and write pages.cleaned_content.")
-    dedup.add_argument("db", type=Path, metavar="DB", help="crawl database")
-    dedup.add_argument("--domain", action="append", metavar="D",
-                       help="analyse only this domain (repeatable; default: every domain)")
+    add_database_arguments(dedup, verb="analyse")
     dedup.add_argument("--threshold-pct", default=defaults.threshold_pct, metavar="P",
                        help="share of a domain's pages a block must appear on (0.1-1.0, "
                             "default %(default)s)")

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from crawler.commands import add_database_arguments
 from crawler.dedup.config import DedupConfig
 from crawler.dedup.store import dedup_database
 from crawler.extraction import extract
@@ -36,9 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "reextract", help="extract stored pages again (no fetching) and update their rows",
         description="Run the extraction engine on every stored page's raw HTML, update the "
                     "extracted columns, then re-run the domain boilerplate analysis.")
-    parser.add_argument("db", type=Path, metavar="DB", help="crawl database")
-    parser.add_argument("--domain", action="append", metavar="D",
-                        help="only this domain (repeatable; default: every domain)")
+    add_database_arguments(parser, verb="extract")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="pages extracted at once, in processes (default: all cores)")
     parser.add_argument("--no-dedup", action="store_true",
