@@ -213,6 +213,15 @@ CLEANING_CASES = [
      f"the harbour?</button></h3><div id='q7' class='x' aria-hidden='true'><p>Eight metres "
      f"at low tide, enough for the ferries and the fishing fleet.</p></div></article>",
      ["Eight metres at low tide"], []),
+    ("panel after a collapsed toggle that names no panel kept",
+     f"<article>{BODY}<div><a href='#' aria-expanded='false'>How the tides are measured</a>"
+     f"</div><div class='hide' aria-hidden='true'><p>Gauges at the pier record the water "
+     f"level every six minutes, day and night.</p></div></article>",
+     ["Gauges at the pier record"], []),
+    ("hidden block after an open toggle dropped",
+     f"<article>{BODY}<div><a href='#' aria-expanded='true'>Menu</a></div><div class='x' "
+     f"hidden><p>Subscribe now to our premium offers and save money.</p></div></article>",
+     [], ["Subscribe now"]),
     ("streamed segment of a server-rendered React page kept",
      f"<main>{BODY}<div hidden id='S:0'><p>Harbour tours start at nine every morning from the "
      f"old pier, weather permitting.</p></div></main>",

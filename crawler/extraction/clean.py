@@ -73,13 +73,39 @@ panel): set before the controls (often <button>s) are stripped."""
 
 
 def _mark_controlled_panels(root: etree._Element) -> None:
-    """Mark the panels named by aria-controls: hidden until the reader opens them, but content."""
+    """Mark the panels a control opens and closes: hidden until the reader opens them, but
+    content. A panel is named by aria-controls, or is the block right after a collapsed toggle
+    (aria-expanded="false", alone in its own block) that names none."""
     ids = {ident for value in root.xpath("//@aria-controls") for ident in str(value).split()}
-    if not ids:
-        return
-    for el in root.xpath("//*[@id]"):
-        if el.get("id") in ids:
-            el.set(CONTROLLED, "")
+    if ids:
+        for el in root.xpath("//*[@id]"):
+            if el.get("id") in ids:
+                el.set(CONTROLLED, "")
+    for toggle in root.xpath('//*[@aria-expanded="false"][not(@aria-controls)]'):
+        panel = _panel_after(toggle)
+        if panel is not None:
+            panel.set(CONTROLLED, "")
+
+
+TOGGLE_PANEL_DEPTH = 2
+"""How many wrappers a toggle may sit in (a link in a div in a heading) and still open the block
+that follows the outermost of them."""
+
+
+def _panel_after(toggle: etree._Element) -> etree._Element | None:
+    """The block that follows a toggle, or follows the wrappers that hold nothing but it."""
+    el = toggle
+    for _ in range(TOGGLE_PANEL_DEPTH + 1):
+        following = el.getnext()
+        while following is not None and not isinstance(following.tag, str):
+            following = following.getnext()
+        if following is not None:
+            return following
+        parent = el.getparent()
+        if parent is None or sum(1 for child in parent if isinstance(child.tag, str)) != 1:
+            return None
+        el = parent
+    return None
 
 
 def _is_inside(el: etree._Element, removed: set[etree._Element]) -> bool:
