@@ -96,6 +96,15 @@ CASES = [
     ("a feed of link-only story cards keeps its cards",
      f"<header><nav>{GRID}</nav></header><main><h1>Latest posts</h1>{STORIES}</main>",
      ["rebuilt the search index, part 0", "rebuilt the search index, part 23"], ["Runner 3"]),
+    ("slides of a carousel hidden from screen readers are content",
+     f"<main><h1>Homes for sale</h1><p>{INTRO}</p><ul class='carousel'>" + "".join(
+         f"<li class='carousel__cell' aria-hidden='true'><p>Home {i}: {INTRO}</p></li>"
+         for i in range(4)) + f"</ul>{RELATED}</main>",
+     ["Home 0: Lightweight", "Home 3: Lightweight"], ["Another mug 1"]),
+    ("a product-details panel shown in a modal is the product's text",
+     f"<main><h1>Mug</h1>{GUIDE}<div class='product-details-modal'>{DESCRIPTION}</div>"
+     f"<div class='newsletter-modal'><p>{INTRO.upper()}</p></div></main>",
+     ["glaze number 0", "glaze number 3"], [INTRO.upper()[:40]]),
     ("a Shopify card grid prints each title and price once",
      f"{SHOPIFY}<main><h1>Coffee</h1><p>{INTRO}</p>{DAWN_CARDS}</main>",
      ["Dark roast number 7", "$19.79"], ["Choose options"]),
