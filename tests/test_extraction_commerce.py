@@ -105,6 +105,14 @@ CASES = [
      f"<main><h1>Mug</h1>{GUIDE}<div class='product-details-modal'>{DESCRIPTION}</div>"
      f"<div class='newsletter-modal'><p>{INTRO.upper()}</p></div></main>",
      ["glaze number 0", "glaze number 3"], [INTRO.upper()[:40]]),
+    ("readers' comments under a list are not the list",
+     f"<main><h1>Best mugs</h1><ol>" + "".join(
+         f"<li><a href='/mug/{i}'>Mug {i}</a> by Potter {i}, glazed in two tones, fired twice, "
+         f"voted for by {i} readers this year</li>" for i in range(12)) + "</ol>"
+     "<div id='comment_list'>" + "".join(
+         f"<div class='comment'><p>Reader {i} wrote: my favourite is missing from this list, and "
+         f"the order makes no sense to me at all.</p></div>" for i in range(4)) + "</div></main>",
+     ["Mug 11 by Potter 11"], ["Reader 2 wrote"]),
     ("a Shopify card grid prints each title and price once",
      f"{SHOPIFY}<main><h1>Coffee</h1><p>{INTRO}</p>{DAWN_CARDS}</main>",
      ["Dark roast number 7", "$19.79"], ["Choose options"]),
