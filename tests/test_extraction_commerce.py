@@ -71,6 +71,11 @@ CASES = [
      f"<footer><div role='dialog' aria-modal='true'><div class='prose'>{POLICY}</div></div>"
      f"</footer>",
      ["Answer 2 explains the fit"], ["Policy clause 3"]),
+    ("a policy in a wrapped footer does not widen the choice to the page",
+     f"<div class='section-header'><p>Free shipping on orders over $75.</p></div>"
+     f"<main><h1>Sneakers</h1>{GUIDE}</main><div class='section-footer'><footer>"
+     f"<div class='modal-privacy-policy'><div>{POLICY}</div></div></footer></div>",
+     ["Answer 2 explains the fit"], ["Policy clause 3", "Free shipping"]),
     ("prose in a nav menu is not the content",
      f"<nav><div class='rich-text'>{POLICY}</div></nav><main><h1>Sneakers</h1>{GRID}{GUIDE}</main>",
      ["Answer 1 explains the fit"], ["Policy clause 3"]),

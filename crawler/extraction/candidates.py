@@ -414,6 +414,14 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._
         return cand
     if st.good >= COVERAGE_MIN * page_st.good:
         return cand
+    framed = _frame_text_good(page, cand.element, stats)
+    if framed and st.good >= COVERAGE_MIN * (page_st.good - framed):
+        if trace is not None:
+            trace.append({"step": "widen", "from": cand.describe(), "to": None,
+                          "why": f"not widened: the choice holds {st.good / (page_st.good - framed):.0%} "
+                                 "of the content-like text outside the footer, navigation and "
+                                 "dialogs"})
+        return cand
     frame = None
     for anc in cand.element.iterancestors():
         if anc is page or anc.tag in ("body", "html"):
@@ -440,6 +448,19 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._
     if frame is not None:
         return _frame_sections(cand, frame, page_st, stats, trace) or cand
     return cand
+
+
+def _frame_text_good(page: etree._Element, choice: etree._Element,
+                     stats: dict[etree._Element, Stats]) -> int:
+    """Content-like characters of the page's footers, navigation and dialogs outside the
+    choice (a privacy policy printed in a footer modal reads like content but is not the
+    page's)."""
+    framed = [el for el in page.iter() if isinstance(el.tag, str) and el in stats
+              and (el.tag in FRAME_TAGS or el.get("role") in FRAME_ROLES
+                   or el.get("aria-modal") == "true")
+              and not contains(el, choice) and not contains(choice, el)]
+    return sum(stats[el].good for el in framed
+               if not any(a in framed for a in el.iterancestors()))
 
 
 def widen_small_blocks(cands: list[Candidate], page: etree._Element,
