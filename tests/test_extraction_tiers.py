@@ -183,6 +183,13 @@ FRAME_CASES = [
      f"<h1>Moorings</h1>" + "".join(f"<p>Intro {j}: {STORY}</p>" for j in range(3))
      + f"</div></div></div><div class='cards'>{MOORINGS}</div></div><footer>{NAV}</footer>",
      ["Intro 0:", "Berth 0 takes", "Berth 13 takes"], ["Section 3"]),
+    # A call to action that reads like prose does not make its wrapper the content: the
+    # wrapper's own metadata lines stay out.
+    ("prose of a call to action does not widen the story to its wrapper",
+     f"<header>{NAV}</header><main><div><span>Rights: public domain</span> <span>Scanned "
+     f"2023</span></div><div class='story'>{BODY}</div><div class='cta-panel'>"
+     + "".join(f"<p>Join {j}: {SIDEBAR_TEXT}</p>" for j in range(4)) + "</div></main>",
+     ["Paragraph 5 adds"], ["Rights: public domain", "Join 2:"]),
     ("an article's own header is part of the article",
      f"<header class='site'>{NAV}</header><div class='wrap'><article><header><h1>Harbour "
      f"reopens</h1><p class='standfirst'>{STANDFIRST}</p></header><div>{BODY}</div></article></div>",

@@ -19,7 +19,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from crawler.extraction import candidates as tiers
-from crawler.extraction.clean import clean_container, strip_non_content
+from crawler.extraction.clean import clean_container, discount_named_blocks, strip_non_content
 from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import Detection, load_rules, detect_framework
 from crawler.extraction.result import Extraction
@@ -172,6 +172,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
     if body is None:
         body = work
     stats = compute_stats(body)
+    discounted = discount_named_blocks(body, stats, rules.cleaning)
+    _note(log, step="prepare", not_content_blocks=discounted)
     scores = density_scores(body, stats)
 
     cands: list[tiers.Candidate] = []

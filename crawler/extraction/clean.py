@@ -77,14 +77,17 @@ def _mark_controlled_panels(root: etree._Element) -> None:
     content. A panel is named by aria-controls, or is the block right after a collapsed toggle
     (aria-expanded="false", alone in its own block) that names none."""
     ids = {ident for value in root.xpath("//@aria-controls") for ident in str(value).split()}
+    for state in root.xpath("//@aria-expanded"):  # attribute axis: far cheaper than //*[...]
+        toggle = state.getparent()
+        if str(state) != "false" or toggle.get("aria-controls") is not None:
+            continue
+        panel = _panel_after(toggle)
+        if panel is not None:
+            panel.set(CONTROLLED, "")
     if ids:
         for el in root.xpath("//*[@id]"):
             if el.get("id") in ids:
                 el.set(CONTROLLED, "")
-    for toggle in root.xpath('//*[@aria-expanded="false"][not(@aria-controls)]'):
-        panel = _panel_after(toggle)
-        if panel is not None:
-            panel.set(CONTROLLED, "")
 
 
 TOGGLE_PANEL_DEPTH = 2
@@ -137,6 +140,53 @@ def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:
     tokens = _class_tokens(el)
     return [t for t in tokens if state is None or not state.search(t)]
 
+
+
+MAX_SHARE_FOR_NAMED_DISCOUNT = 0.5
+"""A block named as boilerplate keeps its content-like count when it holds more than this share
+of the page's content-like text (the name is then the site's vocabulary)."""
+
+
+MIN_NAMED_GOOD = 80
+"""Blocks with less content-like text than this are not worth discounting (a label, a caption)."""
+
+
+def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stats],
+                          cleaning: CleaningRules) -> int:
+    """Zero the content-like count of blocks whose names say they are never content (a table of
+    contents, comments, an author box), so that widening and choosing a container are not
+    drawn to them by their prose; cleaning still decides what is removed. Returns how many."""
+    pattern, keep = cleaning.not_content_pattern, cleaning.keep_pattern
+    root_st = stats.get(root)
+    if pattern is None or root_st is None or root_st.good == 0:
+        return 0
+    limit = MAX_SHARE_FOR_NAMED_DISCOUNT * root_st.good
+    named = []
+    for el, st in stats.items():
+        if st.good < MIN_NAMED_GOOD or st.good > limit or el is root or el.tag in KEEP_TAGS:
+            continue
+        raw = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if not pattern.search(raw):  # most blocks: no need to drop the state names
+            continue
+        names = " ".join(_block_names(el, cleaning))
+        if names and pattern.search(names) and not (keep is not None and keep.search(names)):
+            named.append(el)
+    named_set = set(named)
+    count = 0
+    for el in named:
+        if any(anc in named_set for anc in el.iterancestors()):
+            continue
+        good = stats[el].good
+        for sub in el.iter():
+            sub_st = stats.get(sub)
+            if sub_st is not None:
+                sub_st.good = 0
+        for anc in el.iterancestors():
+            anc_st = stats.get(anc)
+            if anc_st is not None:
+                anc_st.good = max(0, anc_st.good - good)
+        count += 1
+    return count
 
 
 _HEADINGS = ("h2", "h3", "h4")

@@ -55,6 +55,7 @@ class CleaningRules:
     state_name_pattern: re.Pattern[str] | None = None
     hidden_content_pattern: re.Pattern[str] | None = None
     secondary_section_pattern: re.Pattern[str] | None = None
+    not_content_pattern: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -220,7 +221,8 @@ def _load_rules_cached(folder: Any) -> RuleSet:
                 keep_pattern=_compile_pattern(data.get("keep_pattern")),
                 state_name_pattern=_compile_pattern(data.get("state_name_pattern")),
                 hidden_content_pattern=_compile_pattern(data.get("hidden_content_pattern")),
-                secondary_section_pattern=_compile_pattern(data.get("secondary_section_pattern")))
+                secondary_section_pattern=_compile_pattern(data.get("secondary_section_pattern")),
+                not_content_pattern=_compile_pattern(data.get("not_content_pattern")))
     except Exception as exc:  # noqa: BLE001
         errors.append(f"cleaning.yaml: {exc}")
     for error in errors:
