@@ -160,3 +160,43 @@ def test_grid_of_linked_items(name: str, body: str, grid_class: str | None) -> N
     stats = compute_stats(tree)
     grid = tiers.item_grid(tree, stats, density_scores(tree, stats))
     assert (grid.element.get("class") if grid is not None else None) == grid_class
+
+
+PRODUCT_HEAD = "<meta property='og:type' content='product'>"
+BUY_BOX = ("<div class='buy-panel'><h1>Stoneware mug</h1><p>$24.00 or four payments of $6.00 "
+           "with our partner, interest free, at checkout, for orders over $20.</p>"
+           "<p>Free shipping over $75 and free returns within 30 days, no questions asked.</p>"
+           "</div>")
+SPECS = ("<div class='specs'><h2>Specifications</h2><table>" + "".join(
+    f"<tr><td>Property {i}</td><td>Value {i} of the mug, measured in the lab</td></tr>"
+    for i in range(8)) + "</table></div>")
+WARRANTY = ("<div class='warranty'><h2>Warranty</h2><p>Our free two-year coverage repairs or "
+            "replaces any item that breaks in normal use, parts and labour included.</p></div>")
+
+DESCRIPTION_CASES = [
+    # (name, head, body, text that must be in the content, text that must not)
+    ("a product page is its description block",
+     PRODUCT_HEAD, f"<main>{BUY_BOX}<div id='description'><h2>Description</h2>{DESCRIPTION}"
+     f"</div>{SPECS}{WARRANTY}</main>",
+     ["glaze number 0", "glaze number 3"], ["four payments", "Property 3", "two-year coverage"]),
+    ("a short teaser named description does not replace the product page",
+     PRODUCT_HEAD, f"<main>{BUY_BOX}<p class='description'>A mug.</p><div class='story'>"
+     f"{DESCRIPTION}</div>{WARRANTY}</main>",
+     ["glaze number 0", "glaze number 3"], []),
+    ("a page that is no product keeps the text around a description block",
+     "", f"<main><h1>Workshop</h1><div class='intro'>{DESCRIPTION}</div>"
+     f"<div class='description'>{DESCRIPTION.replace('mug', 'bowl')}</div></main>",
+     ["Hand-thrown stoneware mug", "Hand-thrown stoneware bowl"], []),
+]
+
+
+@pytest.mark.parametrize("name, head, body, kept, gone", DESCRIPTION_CASES,
+                         ids=[c[0] for c in DESCRIPTION_CASES])
+def test_product_description(name: str, head: str, body: str, kept: list[str],
+                             gone: list[str]) -> None:
+    html = f"<!doctype html><html><head><title>Mug</title>{head}</head><body>{body}</body></html>"
+    result = extract(html, "https://shop.example/pages/stoneware")
+    for snippet in kept:
+        assert snippet in result.content_text, snippet
+    for snippet in gone:
+        assert snippet not in result.content_text, snippet

@@ -194,6 +194,12 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
             chosen, why = listing, (f"a grid of linked items outside the choice holds over "
                                     f"{GRID_OVER_CHOICE:g}x its text (a listing page)")
 
+    if chosen is not None and chosen.tier in tiers.COVERAGE_TIERS and metadata is not None \
+            and metadata.page_type == "product":
+        description = tiers.product_description(chosen, stats, scores)
+        if description is not None:
+            cands.append(description)
+            chosen, why = description, "a product page: its description block inside the choice"
     if chosen is None and structured is not None and structured.article_body:
         page_words = set(_WORD.findall(" ".join(body.itertext()).lower()))
         cand = _structured_candidate(structured.article_body, page_words, stats, scores)
