@@ -271,6 +271,14 @@ CLEANING_CASES = [
      f"<article>{BODY}<div class='card subscription-eligible'><p>{SIDEBAR_TEXT}</p></div>"
      f"</article>",
      [SIDEBAR_TEXT[:30]], []),
+    ("a thread of short messages is its posts, without their signatures",
+     f"<header>{NAV}</header><div class='wrap'><div class='board'>" + "".join(
+         f"<div class='msg'><div class='info'>Skipper{j} #{j}</div><div class='msg_body'>"
+         f"<div class='msg_text'>Post {j}: the ferry to the island leaves at nine from the old "
+         f"pier, and the return boat waits until six.</div><div class='signature'>Sig {j}: "
+         f"sailing since 1990</div></div></div>" for j in range(6)) + "</div>"
+     f"<div class='about'><p>{SIDEBAR_TEXT}</p></div></div>",
+     ["Post 0: the ferry", "Post 5: the ferry"], ["Sig 2:", SIDEBAR_TEXT[:30]]),
     ("comment section of an article",
      f"<article><div class='entry-content'>{BODY}</div></article><div id='comments' "
      f"class='comments-area'><p>{SIDEBAR_TEXT}</p></div>",

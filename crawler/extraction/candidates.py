@@ -30,7 +30,8 @@ MAX_LINK_DENSITY = 0.5
 
 CONTENT_NAME = re.compile(
     r"(?:article|story|post|entry|blog|news|page|main|single|product|item|td-post|c-entry|"
-    r"l-article|rich)[-_]{0,2}(?:body|content|text|entry|copy|inner|main|description|detail)"
+    r"l-article|rich|msg|message)[-_]{0,2}(?:body|content|text|entry|copy|inner|main|"
+    r"description|detail)"
     r"|(?:^|[-_\s])(?:articlebody|storybody|postbody|entrycontent|bodytext|body-text|"
     r"markdown-body|prose|rich-text|richtext|post|article|entry|main-content|maincontent|"
     r"page-content|content-body|field-body|node-content|text-content)(?:$|[-_\s])", re.I)
