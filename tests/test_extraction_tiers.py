@@ -229,6 +229,15 @@ CLEANING_CASES = [
      f"<article>{BODY}<div><a href='#' aria-expanded='true'>Menu</a></div><div class='x' "
      f"hidden><p>Subscribe now to our premium offers and save money.</p></div></article>",
      [], ["Subscribe now"]),
+    ("closed <details> answer kept",
+     f"<article>{BODY}<details aria-expanded='false'><summary>Is parking free?</summary><div "
+     f"class='content' aria-hidden='true'><p>Parking on the quay is free for the first two "
+     f"hours, then two pounds an hour.</p></div></details></article>",
+     ["Parking on the quay is free"], []),
+    ("hidden raw copy of the whole story dropped",
+     f"<article>{BODY}<pre class='raw' hidden>" + BODY.replace("<p>", "").replace(
+         "</p>", "\n").replace("The harbour", "_The harbour_") + "</pre></article>",
+     ["Paragraph 5 adds"], ["_The harbour_"]),
     ("streamed segment of a server-rendered React page kept",
      f"<main>{BODY}<div hidden id='S:0'><p>Harbour tours start at nine every morning from the "
      f"old pier, weather permitting.</p></div></main>",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from typing import Any
 
 from lxml import etree
@@ -270,6 +271,9 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": f"{selector}, but a "
                               "collapsed tab/accordion panel", **_describe(el, stats.get(el))})
+        elif selector in HIDING_SELECTORS and _hidden_copy(el, container, stats, total):
+            drop(el, f"generic selector {selector}: a hidden copy of the visible text",
+                 guard=False)
         else:
             drop(el, f"generic selector {selector}", guard=True)
     pattern, keep = cleaning.boilerplate_pattern, cleaning.keep_pattern
@@ -356,11 +360,35 @@ HIDING_SELECTORS = frozenset({'[hidden]', '[aria-hidden="true"]', '[style*="disp
                               '[style*="display: none"]'})
 
 
+HIDDEN_COPY_SHARE = 0.8
+"""A hidden block whose words are at least this share repeated in the visible rest of the
+container is a copy of it (raw markdown for a copy button, a print version)."""
+_WORDS = re.compile(r"\w+")
+
+
+def _hidden_copy(el: etree._Element, container: etree._Element,
+                 stats: dict[etree._Element, Stats], total: int) -> bool:
+    """Whether a large hidden block repeats the container's visible text (only blocks the size
+    guard would keep are compared: smaller hidden blocks are removed anyway)."""
+    st = stats.get(el)
+    if st is None or st.chars <= MAX_SHARE_FOR_GENERIC * total:
+        return False
+    hidden = Counter(_WORDS.findall(el.text_content().lower()))
+    if not hidden:
+        return False
+    rest = Counter(_WORDS.findall(container.text_content().lower())) - hidden
+    repeated = sum((hidden & rest).values())
+    return repeated >= HIDDEN_COPY_SHARE * sum(hidden.values())
+
+
 def _collapsed_content(el: etree._Element, cleaning: CleaningRules) -> bool:
     """Whether a hidden element is a collapsed panel of the content (tab, accordion, FAQ): a
-    control on the page opens it (aria-controls), or its names say so."""
+    control on the page opens it (aria-controls), it is the body of a <details>, or its names
+    say so."""
     if el.get(CONTROLLED) is not None:
         return True
+    if any(anc.tag == "details" for anc in el.iterancestors()):
+        return True  # the body of a <details> element: closed until the reader opens it
     pattern = cleaning.hidden_content_pattern
     if pattern is None:
         return False
