@@ -11,6 +11,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from lxml.html import HtmlElement
 
+from crawler.extraction.date_cues import may_hold_date
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
 
 logger = logging.getLogger(__name__)
@@ -383,7 +384,10 @@ def normalise_date(value: str | None) -> str | None:
 
 
 def _htmldate(tree: HtmlElement, url: str, original: bool, extensive: bool) -> str | None:
-    """The date htmldate finds in the tree (``original``: publication rather than last change)."""
+    """The date htmldate finds in the tree (``original``: publication rather than last change);
+    not called on a page without anything it could read as a date (it would find none)."""
+    if not extensive and not may_hold_date(tree, url):
+        return None
     try:
         from htmldate import find_date
         return find_date(tree, url=url, original_date=original, extensive_search=extensive,
