@@ -200,3 +200,28 @@ def test_product_description(name: str, head: str, body: str, kept: list[str],
         assert snippet in result.content_text, snippet
     for snippet in gone:
         assert snippet not in result.content_text, snippet
+
+
+def card_grid(card: str) -> str:
+    """A collection page whose grid repeats one card layout eight times."""
+    return page(f"<main><h1>Coffee</h1>{DESCRIPTION}<ul class='products'>" + "".join(
+        "<li class='product'>" + card.format(i=i) + "<p>Bold and smoky, roasted in small batches "
+        f"every week, lot {i}.</p><span>$19.{i}9</span></li>" for i in range(8)) + "</ul></main>")
+
+
+CARD_CASES = [
+    # (name, card markup, times the title of card 7 is printed)
+    ("an image link repeating the heading is dropped",
+     "<a class='media' href='/p/{i}'>Dark roast number {i}</a>"
+     "<h3><a href='/p/{i}'>Dark roast number {i}</a></h3>", 1),
+    ("a heading alone stays", "<h3><a href='/p/{i}'>Dark roast number {i}</a></h3>", 1),
+    ("two links without a heading both stay",
+     "<a href='/p/{i}'>Dark roast number {i}</a> <a href='/p/{i}#buy'>Dark roast number {i}</a>",
+     2),
+]
+
+
+@pytest.mark.parametrize("name, card, times", CARD_CASES, ids=[c[0] for c in CARD_CASES])
+def test_card_title_printed_once(name: str, card: str, times: int) -> None:
+    result = extract(card_grid(card), "https://shop.example/collections/coffee")
+    assert result.content_text.count("Dark roast number 7") == times

@@ -9,6 +9,7 @@ from typing import Any
 
 from lxml import etree
 
+from crawler.extraction.candidates import contains
 from crawler.extraction.frameworks import CleaningRules, Rule, css, selector_set
 from crawler.extraction.scoring import SKIP_TAGS, Stats, compute_stats
 
@@ -320,6 +321,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             _remove(el)
     _unhide(container)
     _drop_repeated_blocks(container, trace)
+    _drop_repeated_in_cards(container, trace)
     _drop_empty(container, trace)
     _unwrap_forms(container, stats)
     return container
@@ -354,6 +356,71 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
     if trace is not None and doomed:
         trace.append({"step": "clean", "action": "removed", "why": "repeated text blocks",
                       "count": len(doomed)})
+
+
+MIN_CARDS = 4
+"""Siblings of one tag and class, at least this many, are the cards of a grid or list."""
+MAX_CARD_CHARS = 500
+"""A card is short: a longer item (a forum post, a section) is read as it stands."""
+MIN_CARD_LINE_CHARS = 8
+_CARD_LINES = ("a", "h1", "h2", "h3", "h4", "h5", "h6", "p", "span", "div", "strong")
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def _drop_repeated_in_cards(container: etree._Element,
+                            trace: list[dict[str, Any]] | None) -> None:
+    """Inside each card of a grid, remove a short line (a product title) that the card prints
+    twice, as an image link's text and as its heading: the heading's copy is kept."""
+    groups: dict[tuple[Any, str, str], list[etree._Element]] = {}
+    for el in container.iter():
+        parent = el.getparent()
+        if parent is not None and isinstance(el.tag, str):
+            groups.setdefault((parent, el.tag, el.get("class") or ""), []).append(el)
+    doomed = []
+    for cards in groups.values():
+        if len(cards) < MIN_CARDS:
+            continue
+        for card in cards:
+            if len(" ".join(card.text_content().split())) <= MAX_CARD_CHARS:
+                doomed += _repeated_lines(card)
+    for el in doomed:
+        if el.getparent() is not None:
+            _remove(el)
+    if trace is not None and doomed:
+        trace.append({"step": "clean", "action": "removed", "why": "a line each card of a grid "
+                      "prints twice (image link and heading)", "count": len(doomed)})
+
+
+def _repeated_lines(card: etree._Element) -> list[etree._Element]:
+    """The copies of a card's lines that repeat another line of the card, headings kept."""
+    lines: dict[str, list[etree._Element]] = {}
+    for el in card.iter(*_CARD_LINES):
+        if el is card or any(isinstance(child.tag, str) and child.tag in _BLOCK_CHILDREN
+                             for child in el):
+            continue
+        text = " ".join(el.text_content().split())
+        if len(text) >= MIN_CARD_LINE_CHARS:
+            lines.setdefault(text, []).append(el)
+    doomed = []
+    for copies in lines.values():
+        if len(copies) < 2:
+            continue
+        headed = [c for c in copies if _in_tags(c, _HEADING_TAGS)]
+        if not headed:
+            continue
+        keep = headed[0]
+        doomed += [c for c in copies if c is not keep and _in_tags(c, _LINK_TAG)
+                   and not _in_tags(c, _HEADING_TAGS) and not contains(c, keep)
+                   and not contains(keep, c)]
+    return doomed
+
+
+_LINK_TAG = frozenset({"a"})
+
+
+def _in_tags(el: etree._Element, tags: frozenset[str]) -> bool:
+    """Whether an element is, or sits inside, one of the tags."""
+    return el.tag in tags or any(a.tag in tags for a in el.iterancestors())
 
 
 HIDING_SELECTORS = frozenset({'[hidden]', '[aria-hidden="true"]', '[style*="display:none"]',
