@@ -288,6 +288,18 @@ CLEANING_CASES = [
          f"sailing since 1990</div></div></div>" for j in range(6)) + "</div>"
      f"<div class='about'><p>{SIDEBAR_TEXT}</p></div></div>",
      ["Post 0: the ferry", "Post 5: the ferry"], ["Sig 2:", SIDEBAR_TEXT[:30]]),
+    ("sign-up box around an email field dropped",
+     f"<article>{BODY}<div class='flex p-4'><p class='text-xl'>Harbour Weekly</p><p>Get the "
+     f"best threads of the week in your inbox every Friday!</p><label>Email address</label>"
+     f"<input type='email' name='email'><div x-show='done'>You have subscribed!</div></div>"
+     f"</article>",
+     ["Paragraph 5 adds"], ["Get the best threads", "You have subscribed"]),
+    ("a card with a notify-me email field is still a card",
+     f"<article>{BODY}<ul>" + "".join(
+         f"<li class='card'><h3>Boat tour {j}</h3><p>Two hours around the bay with a skipper "
+         f"who knows every rock and seal.</p><input type='email' placeholder='Notify me'></li>"
+         for j in range(3)) + "</ul></article>",
+     ["Paragraph 5 adds", "Boat tour 2", "who knows every rock"], []),
     ("comment section of an article",
      f"<article><div class='entry-content'>{BODY}</div></article><div id='comments' "
      f"class='comments-area'><p>{SIDEBAR_TEXT}</p></div>",

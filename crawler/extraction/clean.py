@@ -63,10 +63,61 @@ def strip_non_content(root: etree._Element) -> int:
             el.tag = "div"
             el.set("data-was", "noscript")
     _mark_controlled_panels(root)
+    for box in _signup_boxes(root):
+        box.set(SIGNUP, "")
     doomed = [el for el in root.iter(*SKIP_TAGS - {"head", "title", "meta", "link", "iframe"})]
     for el in doomed:
         _remove(el)
     return len(doomed)
+
+
+SIGNUP = "data-signup-box"
+"""Marks a sign-up box (set before the form fields are stripped); cleaning removes it."""
+SIGNUP_MAX_CHARS = 400
+"""A block around an email field with at most this much text is a sign-up box (newsletter,
+alerts), not content; a larger one is a page that happens to hold a form."""
+
+
+def _signup_boxes(root: etree._Element) -> list[etree._Element]:
+    """The largest block around each email field whose text stays short, inside any list item:
+    the sign-up box, with its pitch, its labels and its thank-you message."""
+    boxes: list[etree._Element] = []
+    for field in root.xpath('//input[@type="email"]'):
+        box = None
+        for anc in field.iterancestors():
+            if anc.tag in ("body", "html") or _visible_chars(anc, SIGNUP_MAX_CHARS) > SIGNUP_MAX_CHARS \
+                    or _list_item(anc):
+                break
+            box = anc
+        if box is not None and not any(box is b or _is_inside(box, {b}) for b in boxes):
+            boxes.append(box)
+    return boxes
+
+
+def _list_item(el: etree._Element) -> bool:
+    """Whether an element is one of a list of like items (a product card with a "notify me" field
+    is a card, not a sign-up box)."""
+    if el.tag == "li":
+        return True
+    parent = el.getparent()
+    if parent is None:
+        return False
+    name = el.get("class")
+    return sum(1 for sib in parent if sib.tag == el.tag and sib.get("class") == name) >= 2
+
+
+def _visible_chars(el: etree._Element, limit: int) -> int:
+    """Non-space characters of an element's text (scripts and styles left out), counted up to
+    just past limit."""
+    chars = 0
+    for node in el.iter():
+        if node.tag not in ("script", "style", "template") and isinstance(node.tag, str):
+            chars += len("".join((node.text or "").split()))
+        if node is not el and node.tail:
+            chars += len("".join(node.tail.split()))
+        if chars > limit:
+            break
+    return chars
 
 
 CONTROLLED = "data-controlled"
@@ -261,6 +312,9 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if trace is not None:
             trace.append({"step": "clean", "action": "removed", "why": why, **_describe(el, st)})
 
+    for el in container.iter():
+        if el.get(SIGNUP) is not None:
+            drop(el, "sign-up box (short text around an email field)", guard=False)
     rule_selectors = {sel: rule.source for rule in rules for sel in rule.exclude}
     generic = cleaning.ad_selectors + cleaning.remove
     selectors = selector_set(tuple(rule_selectors) + generic)
