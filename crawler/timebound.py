@@ -18,6 +18,7 @@ from concurrent.futures import (BrokenExecutor, Executor, ProcessPoolExecutor,
                                 ThreadPoolExecutor)
 from typing import TypeVar
 
+from crawler.gc_tuning import YOUNG_THRESHOLD, relax_garbage_collection
 from crawler.worker_guard import die_with_parent
 
 logger = logging.getLogger(__name__)
@@ -32,11 +33,18 @@ class TimeLimitExceeded(Exception):
     """The call did not finish within its time limit."""
 
 
+def _start_worker(gc_young_threshold: int) -> None:
+    """Set up a worker process: it dies with its parent, and its collector is relaxed."""
+    die_with_parent()
+    relax_garbage_collection(gc_young_threshold)
+
+
 class BoundedRunner:
-    """A small worker pool whose calls are awaited with a time limit (0 = no limit)."""
+    """A small worker pool whose calls are awaited with a time limit (0 = no limit); worker
+    processes collect garbage every ``gc_young_threshold`` allocations (0: Python's default)."""
 
     def __init__(self, timeout: float, workers: int = 2, name: str = "bounded",
-                 kind: str = "thread") -> None:
+                 kind: str = "thread", gc_young_threshold: int = YOUNG_THRESHOLD) -> None:
         if timeout < 0:
             raise ValueError("the time limit must be 0 (none) or positive")
         if kind not in EXECUTOR_KINDS:
@@ -45,6 +53,7 @@ class BoundedRunner:
         self.kind = kind
         self.workers = max(1, workers)
         self.name = name
+        self.gc_young_threshold = gc_young_threshold
         self._executor = self._new_executor()
         # Calls wait here (untimed) for a free worker, so the limit measures the work itself.
         self._slots = asyncio.Semaphore(max(1, workers))
@@ -56,7 +65,8 @@ class BoundedRunner:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["crawler.worker_guard"])
             return ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
-                                       initializer=die_with_parent)
+                                       initializer=_start_worker,
+                                       initargs=(self.gc_young_threshold,))
         return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix=self.name)
 
     async def run(self, func: Callable[..., T], *args: object) -> T:

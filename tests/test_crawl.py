@@ -296,3 +296,17 @@ def test_crawl_is_breadth_first_so_max_pages_keeps_the_shallow_pages(serve_site,
     assert result.returncode == 0, result.log[-3000:]
     assert len(result.items) == 4
     assert sorted(item["depth"] for item in result.items) == [0, 1, 1, 1]
+
+
+@pytest.mark.parametrize(("threshold", "expected"), [(None, 20000), ("5000", 5000), ("0", None)])
+def test_crawl_process_relaxes_garbage_collection_after_start_up(
+        threshold: str | None, expected: int | None, serve_site, tmp_path: Path) -> None:
+    server = serve_site("behaviours")
+    settings = {"GC_YOUNG_THRESHOLD": threshold} if threshold is not None else {}
+    result = run_crawl(server.url("/"), tmp_path,
+                       spider_args={"render": "never", "max_depth": "0", "sitemaps": "false"},
+                       settings=settings)
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats.get("gc/young_threshold") == expected
+    assert (result.stats.get("gc/frozen_objects", 0) > 10_000) == (expected is not None)
+    assert result.urls() == [server.url("/")]

@@ -101,3 +101,23 @@ def test_process_workers_die_when_their_owner_is_killed() -> None:
         assert not _alive(worker) and not _alive(server), "orphaned extraction processes"
     finally:
         owner.kill()
+
+
+@pytest.mark.parametrize(("young_threshold", "expected"), [
+    (20_000, 20_000),
+    (5_000, 5_000),
+    (0, 700),  # Python's default collector
+])
+def test_process_workers_collect_garbage_at_the_configured_threshold(
+        young_threshold: int, expected: int) -> None:
+    import gc
+
+    async def scenario() -> int:
+        runner = BoundedRunner(timeout=10, workers=1, kind="process",
+                               gc_young_threshold=young_threshold)
+        try:
+            return (await runner.run(gc.get_threshold))[0]
+        finally:
+            runner.close()
+
+    assert asyncio.run(scenario()) == expected

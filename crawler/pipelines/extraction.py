@@ -9,6 +9,7 @@ from scrapy import Spider
 from scrapy.crawler import Crawler
 
 from crawler.extraction import Extraction, extract
+from crawler.gc_tuning import YOUNG_THRESHOLD
 from crawler.items import EXTRACTED_FIELDS, PageItem
 from crawler.startup import stop_if_misconfigured
 from crawler.storage import stored_html
@@ -20,11 +21,13 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class ExtractionConfig:
-    """How pages are extracted: time limit per page, parallel workers and their kind."""
+    """How pages are extracted: time limit per page, parallel workers and their kind, and how
+    often worker processes collect garbage."""
 
     timeout: float
     workers: int
     executor: str
+    gc_young_threshold: int = YOUNG_THRESHOLD
 
     def problem(self) -> str | None:
         """A sentence naming the first invalid setting, or None."""
@@ -48,7 +51,8 @@ class ExtractionPipeline:
         self.runner: BoundedRunner | None = None
         if self.startup_error is None:
             self.runner = BoundedRunner(config.timeout, config.workers, name="extraction",
-                                        kind=config.executor)
+                                        kind=config.executor,
+                                        gc_young_threshold=config.gc_young_threshold)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -58,7 +62,9 @@ class ExtractionPipeline:
         settings = crawler.settings
         config = ExtractionConfig(timeout=settings.getfloat("EXTRACTION_TIMEOUT", 30.0),
                                   workers=settings.getint("EXTRACTION_WORKERS", 2),
-                                  executor=settings.get("EXTRACTION_EXECUTOR", "process"))
+                                  executor=settings.get("EXTRACTION_EXECUTOR", "process"),
+                                  gc_young_threshold=settings.getint("GC_YOUNG_THRESHOLD",
+                                                                     YOUNG_THRESHOLD))
         return cls(crawler, config)
 
     def open_spider(self, spider: Spider | None = None) -> None:
