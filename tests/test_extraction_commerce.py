@@ -118,6 +118,11 @@ CASES = [
          f"<div class='comment'><p>Reader {i} wrote: my favourite is missing from this list, and "
          f"the order makes no sense to me at all.</p></div>" for i in range(4)) + "</div></main>",
      ["Mug 11 by Potter 11"], ["Reader 2 wrote"]),
+    ("a filter list box with item counts is not the collection's content",
+     f"<main><h1>Sneakers</h1><div role='listbox' aria-label='Item type options'>" + "".join(
+         f"<div role='option'><span>Walking shoe type {i}</span><span>{i * 7}</span>"
+         f"</div>" for i in range(12)) + f"</div>{GUIDE}</main>",
+     ["Answer 2 explains the fit"], ["Walking shoe type 3"]),
     ("a Shopify card grid prints each title and price once",
      f"{SHOPIFY}<main><h1>Coffee</h1><p>{INTRO}</p>{DAWN_CARDS}</main>",
      ["Dark roast number 7", "$19.79"], ["Choose options"]),
