@@ -151,6 +151,30 @@ def _phpbb_post(n: int, user: str) -> str:
             f"and following seas to all the crews</div></div></div></div></div>")
 
 
+def _phpbb30_post(n: int, user: str) -> str:
+    return (f"<div id='p{n}' class='post bg{n % 2 + 1}'><div class='inner'><div class='postbody'>"
+            f"<ul class='profile-icons'><li class='quote-icon'><a title='Reply with quote'><span>"
+            f"Reply with quote</span></a></li></ul><h3><a>Re: Harbour repairs</a></h3><p "
+            f"class='author'>by <strong><a>{user}</a></strong> &raquo; Tue Aug {n}, 2019 1:47 am"
+            f"</p><div class='content'>Post {n}: {REPLY}</div><div class='notice'>Last edited by "
+            f"{user} on Tue Aug {n}, 2019, edited 2 times in total.</div></div><dl class="
+            f"'postprofile'><dt><a>{user}</a></dt><dd><strong>Posts:</strong> 4032</dd></dl>"
+            f"</div></div>")
+
+
+def _xenforo1_post(n: int, user: str) -> str:
+    return (f"<li id='post-{n}' class='message   ' data-author='{user}'><div class='messageUserInfo'>"
+            f"<div class='messageUserBlock'><div class='avatarHolder'><a class='avatar'><img "
+            f"alt='{user}'></a></div><h3 class='userText'><a class='username'>{user}</a><em "
+            f"class='userTitle'>Greenhorn</em></h3><div class='extraUserInfo'><dl><dt>Trophy "
+            f"Points:</dt><dd>5</dd></dl></div></div></div><div class='messageInfo'><a class='item "
+            f"muted postNumber'>#{n}</a><div class='messageContent'><article><blockquote "
+            f"class='messageText'>Post {n}: {REPLY}</blockquote></article></div><div "
+            f"class='messageMeta'><div class='privateControls'><span class='DateTime'>May {n}, "
+            f"2024</span><a class='item control ip'>IP</a></div><div class='publicControls'><a>"
+            f"Like</a><a>Reply</a></div></div></div></li>")
+
+
 STORY_PARAGRAPHS = "".join(f"<p>Paragraph {i}: {REPLY}</p>" for i in range(4))
 
 RULE_CASES = [
@@ -185,6 +209,11 @@ RULE_CASES = [
      + _phpbb_post(1, "boatwright") + _phpbb_post(2, "pierkeeper") + "</div></body></html>",
      ["boatwright", "Sat Feb 1, 2024 5:12 pm", "Post 1: The harbour", "pierkeeper", "Post 2:"],
      ["Posts:", "Re: Harbour repairs", "Fair winds", "Post Reply"]),
+    ("phpbb",
+     "<html><head><title>Harbour repairs</title></head><body id='phpbb'><div id='wrap'>"
+     + _phpbb30_post(1, "boatwright") + _phpbb30_post(2, "pierkeeper") + "</div></body></html>",
+     ["boatwright", "Tue Aug 1, 2019 1:47 am", "Post 1: The harbour", "pierkeeper", "Post 2:"],
+     ["Reply with quote", "Last edited by", "Posts:"]),
     ("discourse",
      "<html><head><title>Harbour topic</title><meta name='generator' content='Discourse 3.4.0'>"
      "</head><body><div id='main-outlet' role='main'><h1>Harbour topic</h1>"
@@ -202,6 +231,14 @@ RULE_CASES = [
      ["boatwright", "Jul 1, 2024", "Post 1: The harbour", "boatwright said:", "Post 2: The harbour"],
      ["Click to expand", "Joined", "Advertisement", "Full Member", "Liked by", "#2",
       "Members online"]),
+    ("xenforo1",
+     "<html id='XenForo'><head><title>Harbour thread</title></head><body><div class='pageContent'>"
+     "<ol class='messageList' id='messageList'><li class='message'><div class='ad'>Advertise "
+     "virtually anything here, with banner ads and contextual links.</div></li>"
+     + _xenforo1_post(1, "boatwright") + _xenforo1_post(2, "pierkeeper") + "</ol></div>"
+     "</body></html>",
+     ["boatwright", "May 1, 2024", "Post 1: The harbour", "pierkeeper", "Post 2: The harbour"],
+     ["Trophy Points", "Greenhorn", "#2", "Like", "Advertise virtually"]),
 ]
 
 
