@@ -130,6 +130,16 @@ def _xenforo_post(n: int, user: str, quote: str = "") -> str:
             f"</div></div></article>")
 
 
+def _xenforo_card(n: int, user: str) -> str:
+    return (f"<div class='MessageCard js-messageCard'><header class='MessageCard__header'><div "
+            f"class='MessageCard__user-info'><div class='MessageCard__name-with-attributions'><a "
+            f"class='MessageCard__user-info__name'>{user}</a><span class='message-attribution-"
+            f"discussion-starter'>Discussion starter</span></div><div class='MessageCard__user-"
+            f"details'><span>410 posts</span> · <span>Joined 2002</span></div></div></header>"
+            f"<article class='message-body'><div class='bbWrapper'><p>Post {n}: {REPLY}</p><p>"
+            f"{REPLY}</p></div></article></div>")
+
+
 def _discourse_post(n: int, user: str) -> str:
     return (f"<div id='post_{n}' itemprop='comment' class='topic-body crawler-post'>"
             f"<div class='crawler-post-meta'><span class='creator' itemprop='author'><a>"
@@ -231,6 +241,13 @@ RULE_CASES = [
      ["boatwright", "Jul 1, 2024", "Post 1: The harbour", "boatwright said:", "Post 2: The harbour"],
      ["Click to expand", "Joined", "Advertisement", "Full Member", "Liked by", "#2",
       "Members online"]),
+    ("xenforo",
+     "<html id='XF'><head><title>Harbour thread</title></head><body><div class='p-body-main'>"
+     "<div class='p-body-pageContent'><div class='MessageCard__thread-info'>6.3K views 23 "
+     "replies 14 participants</div>" + _xenforo_card(1, "boatwright")
+     + _xenforo_card(2, "pierkeeper") + "</div></div></body></html>",
+     ["boatwright", "Post 1: The harbour", "pierkeeper", "Post 2: The harbour"],
+     ["Discussion starter", "410 posts", "Joined 2002", "participants"]),
     ("xenforo1",
      "<html id='XenForo'><head><title>Harbour thread</title></head><body><div class='pageContent'>"
      "<ol class='messageList' id='messageList'><li class='message'><div class='ad'>Advertise "
