@@ -300,6 +300,11 @@ CLEANING_CASES = [
          f"who knows every rock and seal.</p><input type='email' placeholder='Notify me'></li>"
          for j in range(3)) + "</ul></article>",
      ["Paragraph 5 adds", "Boat tour 2", "who knows every rock"], []),
+    ("a table of contents longer than the text it lists is not content",
+     f"<article><div class='intro'>{BODY}</div><div id='toc'><ul>" + "".join(
+         f"<li>Chapter {j}: harbour demand by product, region and market, 2014 to 2034</li>"
+         for j in range(30)) + "</ul></div></article>",
+     ["Paragraph 5 adds"], ["Chapter 3: harbour demand"]),
     ("comment section of an article",
      f"<article><div class='entry-content'>{BODY}</div></article><div id='comments' "
      f"class='comments-area'><p>{SIDEBAR_TEXT}</p></div>",
