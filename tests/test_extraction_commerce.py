@@ -123,6 +123,13 @@ CASES = [
          f"<div role='option'><span>Walking shoe type {i}</span><span>{i * 7}</span>"
          f"</div>" for i in range(12)) + f"</div>{GUIDE}</main>",
      ["Answer 2 explains the fit"], ["Walking shoe type 3"]),
+    ("a star rating widget in each card is not the listing's text",
+     f"<main><h1>Headphones</h1><div class='products'>" + "".join(
+         f"<div class='product'><h3><a href='/p/{i}'>Studio headphone model {i}</a></h3>"
+         f"<div class='product__rating-stars'><span>4.{i}</span><span>({6200 + i} ratings)"
+         f"</span></div><p>Closed back, circumaural, dynamic drivers for mixing and recording, "
+         f"model {i}.</p></div>" for i in range(8)) + "</div></main>",
+     ["Studio headphone model 7", "dynamic drivers for mixing"], ["6207 ratings"]),
     ("a Shopify card grid prints each title and price once",
      f"{SHOPIFY}<main><h1>Coffee</h1><p>{INTRO}</p>{DAWN_CARDS}</main>",
      ["Dark roast number 7", "$19.79"], ["Choose options"]),
