@@ -44,7 +44,8 @@ _BEFORE_YEAR, _AFTER_YEAR = 200, 60
 _DAY_OR_MONTH = r"(?:0?[1-9]|[12]\d|3[01])"
 #: Found first (fast: it starts at a separator), then confirmed by the full two-digit-year shape.
 _SHORT_YEAR_TAIL = re.compile(r"[-/.]\d{1,2}[-/.]\d\d")
-_SHORT_YEAR_DATE = re.compile(r"(?<!\d)" + _DAY_OR_MONTH + r"[-/.]" + _DAY_OR_MONTH + r"[-/.]\d\d")
+# No digit boundary before it: concatenated texts may put another element's digits there.
+_SHORT_YEAR_DATE = re.compile(_DAY_OR_MONTH + r"[-/.]" + _DAY_OR_MONTH + r"[-/.]\d\d")
 
 #: Year-month-day in any attribute (htmldate scans the serialised page for timestamps).
 _MARKUP_DATE = re.compile(_YEAR + r"-[01]?\d-[0-3]?\d")
