@@ -305,6 +305,16 @@ CLEANING_CASES = [
          f"<li>Chapter {j}: harbour demand by product, region and market, 2014 to 2034</li>"
          for j in range(30)) + "</ul></div></article>",
      ["Paragraph 5 adds"], ["Chapter 3: harbour demand"]),
+    ("a photo's caption and credit are not the story",
+     f"<article>{BODY}<figure><img src='/pier.jpg' alt=''><figcaption>The rebuilt pier at "
+     f"dawn. Photo: J. Harbour for the Weekly</figcaption></figure></article>",
+     ["Paragraph 5 adds"], ["The rebuilt pier at dawn"]),
+    ("a quote's attribution and a card's caption stay",
+     f"<article>{BODY}<figure><blockquote>We waited three weeks for this morning.</blockquote>"
+     f"<figcaption>Skipper Jo, on the first boat in</figcaption></figure><ul>" + "".join(
+         f"<li><figure><img src='/b{j}.jpg' alt=''><figcaption>Berth {j}: deep water for "
+         f"ferries</figcaption></figure></li>" for j in range(3)) + "</ul></article>",
+     ["Paragraph 5 adds", "Skipper Jo, on the first boat", "Berth 2: deep water"], []),
     ("comment section of an article",
      f"<article><div class='entry-content'>{BODY}</div></article><div id='comments' "
      f"class='comments-area'><p>{SIDEBAR_TEXT}</p></div>",

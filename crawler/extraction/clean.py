@@ -94,6 +94,27 @@ def _signup_boxes(root: etree._Element) -> list[etree._Element]:
     return boxes
 
 
+MEDIA_TAGS = ("img", "picture", "video", "iframe")
+
+
+def _image_caption(caption: etree._Element) -> bool:
+    """Whether a figcaption describes an image or a video (credits and descriptions of a
+    picture are not the text), rather than attributing a quote or naming a code listing."""
+    figure = caption.getparent()
+    if figure is None or figure.tag != "figure":
+        return False
+    if not any(True for _ in figure.iter(*MEDIA_TAGS)):
+        return False
+    return not _card_figure(figure)
+
+
+def _card_figure(figure: etree._Element) -> bool:
+    """Whether a figure is a card of a list (an ingredient, a team member, a carousel slide):
+    its caption is then the card's text."""
+    parent = figure.getparent()
+    return parent is not None and parent.tag == "li"
+
+
 def _list_item(el: etree._Element) -> bool:
     """Whether an element is one of a list of like items (a product card with a "notify me" field
     is a card, not a sign-up box)."""
@@ -315,6 +336,9 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for el in container.iter():
         if el.get(SIGNUP) is not None:
             drop(el, "sign-up box (short text around an email field)", guard=False)
+    for caption in container.iter("figcaption"):
+        if _image_caption(caption):
+            drop(caption, "caption of an image", guard=True)
     rule_selectors = {sel: rule.source for rule in rules for sel in rule.exclude}
     generic = cleaning.ad_selectors + cleaning.remove
     selectors = selector_set(tuple(rule_selectors) + generic)
