@@ -38,6 +38,7 @@ DATED_PAGES = [
     ('<h1>Post</h1><time datetime="2014-11-12T10:00:00">last week</time>', URL),
     ('<h1>Post</h1><span class="date">05.01.20</span>', URL),
     ('<h1>Post</h1><p>Issue 12</p><span class="date">05.01.20</span>', URL),  # digits before it
+    ('<h1>Post</h1><div class="meta">5.' + " " * 300 + "\n\n März 2020</div>", URL),
     ('<h1>Post</h1><div class="meta">2013 March 5</div>', URL),
     ('<h1>Post</h1><div class="byline"><b>Posted</b> 5th of March, 2012</div>', URL),
     ('<h1>Post</h1><span class="time">20110304</span>', URL),

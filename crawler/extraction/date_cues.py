@@ -38,8 +38,9 @@ _YEAR_SHAPES = re.compile("|".join([
     r"[^\W\d_]{3}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+" + _YEAR,  # March 5, 2020
     r"\d(?:st|nd|rd|th|\.)?\s+(?:of\s+)?[^\W\d_]{3,}[,.]?\s+" + _YEAR,  # 5 March 2020, 5. März 2020
 ]), re.IGNORECASE)
-#: How far around a year token its shape may reach (whitespace runs included).
-_BEFORE_YEAR, _AFTER_YEAR = 200, 60
+#: How far around a year token its shape may reach, in text whose whitespace runs are collapsed
+#: (htmldate reads at most 52 characters of an element's whitespace-collapsed text).
+_BEFORE_YEAR, _AFTER_YEAR = 40, 60
 
 _DAY_OR_MONTH = r"(?:0?[1-9]|[12]\d|3[01])"
 #: Found first (fast: it starts at a separator), then confirmed by the full two-digit-year shape.
@@ -61,6 +62,11 @@ _ATTRIBUTE_VALUES = etree.XPath("//@*", smart_strings=False)
 #: Attributes htmldate reads as dates: meta content, title tooltips, <time datetime>.
 _READ_ATTRIBUTES = etree.XPath("//@content | //@title | //@datetime", smart_strings=False)
 _CANONICAL_HREF = etree.XPath("//link[@rel='canonical']/@href", smart_strings=False)
+
+
+def _collapse(text: str) -> str:
+    """``text`` with each whitespace run made one space, as htmldate reads element texts."""
+    return " ".join(text.split())
 
 
 def _has_year_shape(text: str, value_led: bool = False) -> bool:
@@ -113,13 +119,13 @@ def may_hold_date(tree: HtmlElement, url: str | None) -> bool:
     page_url = url or next(iter(_CANONICAL_HREF(tree)), "")
     if page_url and _has_year_shape(page_url):
         return True
-    text = etree.tostring(tree, encoding="unicode", method="text")
+    text = _collapse(etree.tostring(tree, encoding="unicode", method="text"))
     if _has_year_shape(text) or _has_short_year_date(text):
         return True
     values = "\n".join(_ATTRIBUTE_VALUES(tree))
     if _MARKUP_DATE.search(values) or _has_cued_date(values):
         return True
-    read = "\n".join(_READ_ATTRIBUTES(tree))
+    read = "\n".join(map(_collapse, _READ_ATTRIBUTES(tree)))
     if _has_year_shape(read, value_led=True) or _has_short_year_date(read):
         return True
     return tree.find(".//abbr[@data-utime]") is not None
