@@ -46,6 +46,7 @@ DATED_PAGES = [
     ('<h1>Post</h1><p>Datum: 04.05.09</p>', URL),
     ('<h1>Post</h1><p>05.06.20 tarihinde güncellendi</p>', URL),
     ('<h1>Post</h1><p class="x" data-x="2007-08-09 10:11:12">text</p>', URL),
+    ('<h1>Post</h1><p aria-label="Last update&#10;05.01.20">text</p>', URL),
 ]
 
 #: Pages with numbers but nothing htmldate could read as a date (versions, addresses, icons).

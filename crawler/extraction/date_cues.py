@@ -94,16 +94,12 @@ def _has_short_year_date(text: str) -> bool:
 
 def _has_cued_date(values: str) -> bool:
     """Whether a numeric date follows (or, in Turkish, precedes) a cue word such as "updated" or
-    "Datum" within one of the newline-separated ``values``."""
+    "Datum" in ``values`` (attribute values: a cue may reach across a newline in one of them)."""
     match = _NUMERIC_TAIL.search(values)
     while match:
         start, end = match.start(), match.end()
-        line_start = values.rfind("\n", 0, start) + 1
-        line_end = values.find("\n", end)
-        line_end = len(values) if line_end < 0 else line_end
-        if _CUE_BEFORE.search(values, max(line_start, start - _CUE_REACH), start) \
-                or _CUE_AROUND.search(values, max(line_start, start - _CUE_REACH),
-                                      min(line_end, end + _CUE_REACH)):
+        if _CUE_BEFORE.search(values, max(0, start - _CUE_REACH), start) \
+                or _CUE_AROUND.search(values, max(0, start - _CUE_REACH), end + _CUE_REACH):
             return True
         match = _NUMERIC_TAIL.search(values, start + 1)
     return False
