@@ -130,6 +130,10 @@ CASES = [
          f"</span></div><p>Closed back, circumaural, dynamic drivers for mixing and recording, "
          f"model {i}.</p></div>" for i in range(8)) + "</div></main>",
      ["Studio headphone model 7", "dynamic drivers for mixing"], ["6207 ratings"]),
+    ("a sort control above a listing is not its text",
+     f"<main><h1>Sneakers</h1><div class='category-sort-order'><label>Sort products by the "
+     f"newest arrivals first, or by price</label></div>{GUIDE}</main>",
+     ["Answer 2 explains the fit"], ["Sort products by"]),
     ("a Shopify card grid prints each title and price once",
      f"{SHOPIFY}<main><h1>Coffee</h1><p>{INTRO}</p>{DAWN_CARDS}</main>",
      ["Dark roast number 7", "$19.79"], ["Choose options"]),
