@@ -1,10 +1,10 @@
 """Garbage collection for long-running crawl processes.
 
-A crawl allocates many short-lived objects per page (requests, responses, trees, items), so
-CPython's young-generation collection, every 700 net allocations, runs hundreds of times a
-minute, and each older collection rescans every module object loaded at start-up. Freezing the
-start-up objects (they live as long as the process) and collecting the young generation every
-``young_threshold`` allocations instead keeps cycles collected at a fraction of the cost.
+Each older collection rescans every module object loaded at start-up; freezing those objects
+(they live as long as the process) makes those collections cheaper. The young generation stays
+collected every 700 allocations by default: a response and its parsed tree sit in reference
+cycles, and collecting them every 20000 allocations instead raised the peak RSS of a 600-page
+crawl from 0.53 to 0.84 GiB (bare spider: 204 to 270 MiB).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import logging
 
 logger = logging.getLogger(__name__)
 
-#: Net allocations between young-generation collections (CPython's default is 700).
-YOUNG_THRESHOLD = 20_000
+#: Net allocations between young-generation collections (CPython's default).
+YOUNG_THRESHOLD = 700
 
 
 def relax_garbage_collection(young_threshold: int = YOUNG_THRESHOLD) -> None:

@@ -298,7 +298,7 @@ def test_crawl_is_breadth_first_so_max_pages_keeps_the_shallow_pages(serve_site,
     assert sorted(item["depth"] for item in result.items) == [0, 1, 1, 1]
 
 
-@pytest.mark.parametrize(("threshold", "expected"), [(None, 20000), ("5000", 5000), ("0", None)])
+@pytest.mark.parametrize(("threshold", "expected"), [(None, 700), ("5000", 5000), ("0", None)])
 def test_crawl_process_relaxes_garbage_collection_after_start_up(
         threshold: str | None, expected: int | None, serve_site, tmp_path: Path) -> None:
     server = serve_site("behaviours")
