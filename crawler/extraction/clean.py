@@ -449,18 +449,26 @@ def _drop_repeated_in_cards(container: etree._Element,
                             trace: list[dict[str, Any]] | None) -> None:
     """Inside each card of a grid, remove a short line (a product title) that the card prints
     twice, as an image link's text and as its heading: the heading's copy is kept."""
-    groups: dict[tuple[Any, str, str], list[etree._Element]] = {}
-    for el in container.iter():
-        parent = el.getparent()
-        if parent is not None and isinstance(el.tag, str):
-            groups.setdefault((parent, el.tag, el.get("class") or ""), []).append(el)
+    siblings: dict[etree._Element, Counter] = {}
+    cards: dict[etree._Element, None] = {}
+    for heading in container.iter(*_HEADING_TAGS):
+        for anc in heading.iterancestors():
+            parent = anc.getparent()
+            if anc is container or parent is None:
+                break
+            kinds = siblings.get(parent)
+            if kinds is None:
+                kinds = siblings[parent] = Counter(
+                    (child.tag, child.get("class") or "") for child in parent
+                    if isinstance(child.tag, str))
+            if kinds[(anc.tag, anc.get("class") or "")] >= MIN_CARDS:
+                cards[anc] = None  # the heading's card: the nearest ancestor that repeats
+                break
     doomed = []
-    for cards in groups.values():
-        if len(cards) < MIN_CARDS:
-            continue
-        for card in cards:
-            if len(" ".join(card.text_content().split())) <= MAX_CARD_CHARS:
-                doomed += _repeated_lines(card)
+    for card in cards:
+        if next(card.iter("a"), None) is not None \
+                and len(" ".join(card.text_content().split())) <= MAX_CARD_CHARS:
+            doomed += _repeated_lines(card)
     for el in doomed:
         if el.getparent() is not None:
             _remove(el)
