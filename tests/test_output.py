@@ -125,6 +125,15 @@ def test_markdown_fidelity(html: str, markdown: str) -> None:
 @pytest.mark.parametrize("html, text", [
     ("<p>one\n   two</p><p>three</p>", "one two\n\nthree"),
     ("<pre>line 1\n  line 2</pre>", "line 1\n  line 2"),
+    # highlighted code (spans only) is read verbatim; breaks, blocks, hidden and dropped parts,
+    # comments and line numbers inside a <pre> are handled one by one
+    ("<pre><span class='k'>def</span> <span class='nf'>f</span>():\n    <span class='k'>pass</span></pre>",
+     "def f():\n    pass"),
+    ("<pre><span>a</span><br><span>b</span></pre>", "a\nb"),
+    ("<pre><div>a</div><div>b</div></pre>", "a\nb"),
+    ("<pre>a<span hidden>secret</span><span style='display:none'>x</span>b</pre>", "ab"),
+    ("<pre>a<!-- note -->b<button>Copy</button></pre>", "ab"),
+    ("<pre><span class='linenos'>1</span>x = 1</pre>", "x = 1"),
     ("<ul><li>a</li><li>b</li></ul>", "- a\n- b"),
     ("<table><tr><th>h1</th><th>h2</th></tr><tr><td>1</td><td>2</td></tr></table>", "h1\th2\n1\t2"),
     ("<div>inline <span>span</span><div>block</div>tail</div>", "inline span\n\nblock\n\ntail"),

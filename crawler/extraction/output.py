@@ -63,6 +63,10 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 _PERMALINK = re.compile(r"^[\s\u200b]*[¶#§🔗]?[\s\u200b]*$")
 _LISTING_TABLE = re.compile(r"highlight|codehilite|listing|code-table", re.IGNORECASE)
 _LINE_NUMBERS = re.compile(r"lineno|linenumber|line-number|gutter", re.IGNORECASE)
+_PRE_SPECIAL_TAGS = ("br", "div", "p", *sorted(DROPPED_TAGS), etree.Comment,
+                     etree.ProcessingInstruction)
+_PRE_HIDDEN_PART = etree.XPath("boolean(descendant::*[@hidden or @aria-hidden='true' or @style])")
+_PRE_CLASSES = etree.XPath("descendant::*/@class", smart_strings=False)
 _PLAIN_ABSOLUTE = re.compile(r"https?://[^\s\x00-\x1f\x7f\\]+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
 
@@ -155,6 +159,15 @@ def _skip(el) -> bool:
     if not attrib:
         return False
     return _is_hidden(el)
+
+
+def _pre_needs_walk(el: HtmlElement) -> bool:
+    """Whether a <pre> holds anything its text walk treats specially (line breaks, blocks, line
+    numbers, hidden or dropped parts); most highlighted code holds only spans, and its text is
+    then read in one call."""
+    for _ in el.iterdescendants(*_PRE_SPECIAL_TAGS):
+        return True
+    return _PRE_HIDDEN_PART(el) or bool(_LINE_NUMBERS.search("\n".join(_PRE_CLASSES(el))))
 
 
 def _tag(el) -> str:
@@ -307,7 +320,8 @@ class _Renderer:
 
     def _pre(self, el: HtmlElement) -> Blocks:
         """A preformatted block: fenced with its language in Markdown, verbatim lines in text."""
-        code = "".join(self._pre_text(el)).strip("\n")
+        raw = "".join(self._pre_text(el) if _pre_needs_walk(el) else el.itertext())
+        code = raw.strip("\n")
         if not code.strip():
             return [], []
         fence = "```"
