@@ -196,7 +196,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
 
     if chosen is not None and chosen.tier in tiers.COVERAGE_TIERS and metadata is not None \
             and metadata.page_type == "product":
-        description = tiers.product_description(chosen, stats, scores)
+        description = tiers.product_description(chosen, stats, scores,
+                                                 rules.cleaning.product_description_pattern)
         if description is not None:
             cands.append(description)
             chosen, why = description, "a product page: its description block inside the choice"

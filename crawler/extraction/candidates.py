@@ -598,29 +598,26 @@ def _links_out(item: etree._Element) -> bool:
     return item.tag == "a" or any(a.get("href") for a in item.iter("a"))
 
 
-DESCRIPTION_NAME = re.compile(
-    r"(?:^|[-_\s])(?:description|desc|product-description|product__description|"
-    r"tab-description|product-details-description)(?:$|[-_\s])", re.I)
-"""Class/id names of the block holding a product's own description."""
 MIN_DESCRIPTION_SHARE = 0.3
 """A product's description block replaces the whole product page when it holds at least this
 share of the page's content-like text (a one-line teaser is not the description)."""
 
 
 def product_description(cand: Candidate, stats: dict[etree._Element, Stats],
-                        scores: dict[etree._Element, float]) -> Candidate | None:
-    """On a product page, the block inside the choice that a description name marks: the
-    product's own text, without the purchase box, specifications, bundles and warranty notes
-    printed around it."""
+                        scores: dict[etree._Element, float],
+                        names_pattern: re.Pattern[str] | None) -> Candidate | None:
+    """On a product page, the block inside the choice whose class/id ``names_pattern`` marks as
+    the description: the product's own text, without the purchase box, specifications, bundles
+    and warranty notes printed around it."""
     st = stats.get(cand.element)
-    if st is None or st.good == 0:
+    if names_pattern is None or st is None or st.good == 0:
         return None
     best: tuple[int, etree._Element] | None = None
     for el in cand.element.iter():
         if el is cand.element or not isinstance(el.tag, str) or el not in stats:
             continue
         names = " ".join(filter(None, (el.get("class"), el.get("id"))))
-        if not names or not DESCRIPTION_NAME.search(names):
+        if not names or not names_pattern.search(names):
             continue
         good = stats[el].good
         if good >= MIN_DESCRIPTION_SHARE * st.good and (best is None or good > best[0]):

@@ -56,6 +56,7 @@ class CleaningRules:
     hidden_content_pattern: re.Pattern[str] | None = None
     secondary_section_pattern: re.Pattern[str] | None = None
     not_content_pattern: re.Pattern[str] | None = None
+    product_description_pattern: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,9 @@ def _load_rules_cached(folder: Any) -> RuleSet:
                 state_name_pattern=_compile_pattern(data.get("state_name_pattern")),
                 hidden_content_pattern=_compile_pattern(data.get("hidden_content_pattern")),
                 secondary_section_pattern=_compile_pattern(data.get("secondary_section_pattern")),
-                not_content_pattern=_compile_pattern(data.get("not_content_pattern")))
+                not_content_pattern=_compile_pattern(data.get("not_content_pattern")),
+                product_description_pattern=_compile_pattern(
+                    data.get("product_description_pattern")))
     except Exception as exc:  # noqa: BLE001
         errors.append(f"cleaning.yaml: {exc}")
     for error in errors:
