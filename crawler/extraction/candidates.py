@@ -460,8 +460,9 @@ def _frame_text_good(page: etree._Element, choice: etree._Element,
               and (el.tag in FRAME_TAGS or el.get("role") in FRAME_ROLES
                    or el.get("aria-modal") == "true")
               and not contains(el, choice) and not contains(choice, el)]
+    framed_set = set(framed)
     return sum(stats[el].good for el in framed
-               if not any(a in framed for a in el.iterancestors()))
+               if not any(a in framed_set for a in el.iterancestors()))
 
 
 def widen_small_blocks(cands: list[Candidate], page: etree._Element,

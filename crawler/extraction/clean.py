@@ -73,6 +73,7 @@ def strip_non_content(root: etree._Element) -> int:
 
 SIGNUP = "data-signup-box"
 """Marks a sign-up box (set before the form fields are stripped); cleaning removes it."""
+_SIGNUP_MARKED = etree.XPath(f"descendant-or-self::*[@{SIGNUP}]")
 SIGNUP_MAX_CHARS = 400
 """A block around an email field with at most this much text is a sign-up box (newsletter,
 alerts), not content; a larger one is a page that happens to hold a form."""
@@ -333,9 +334,8 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if trace is not None:
             trace.append({"step": "clean", "action": "removed", "why": why, **_describe(el, st)})
 
-    for el in container.iter():
-        if el.get(SIGNUP) is not None:
-            drop(el, "sign-up box (short text around an email field)", guard=False)
+    for el in _SIGNUP_MARKED(container):
+        drop(el, "sign-up box (short text around an email field)", guard=False)
     for caption in container.iter("figcaption"):
         if _image_caption(caption):
             drop(caption, "caption of an image", guard=True)
