@@ -8,10 +8,9 @@ import logging
 from scrapy.exceptions import CloseSpider
 from scrapy.statscollectors import StatsCollector
 
-logger = logging.getLogger(__name__)
+from crawler.exit_codes import STARTUP_ERROR
 
-#: The spider's close reason when a component stopped the crawl at start.
-STARTUP_ERROR = "startup_error"
+logger = logging.getLogger(__name__)
 
 
 def stop_if_misconfigured(stats: StatsCollector, problem: str | None) -> None:
