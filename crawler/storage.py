@@ -91,14 +91,6 @@ def decompress_html(blob: bytes | None) -> bytes:
     return zlib.decompress(blob) if blob else b""
 
 
-def stored_html(raw_html: bytes, encoding: str | None) -> str:
-    """A stored page's text, decoded the way the crawl decoded it (UTF-8 if the name is unknown)."""
-    try:
-        return raw_html.decode(encoding or "utf-8", errors="replace")
-    except LookupError:
-        return raw_html.decode("utf-8", errors="replace")
-
-
 def upsert_page(db: sqlite_utils.Database, row: dict[str, Any], raw_html: bytes) -> None:
     """Insert or update one page row keyed by URL, in its own transaction.
 

@@ -142,6 +142,30 @@ def test_whole_page_pass_catches_a_box_the_extractor_kept_on_few_pages(tmp_path:
         assert cleaned[f"https://docs.example/{topic}/"] == expected
 
 
+@pytest.mark.parametrize("encoding", ["cp1252", "utf-8"])
+def test_whole_page_pass_reads_stored_html_in_the_charset_the_crawl_recorded(
+        tmp_path: Path, encoding: str) -> None:
+    """A box of accented text, kept by the extractor on two pages, is found on every whole page
+    only when the stored bytes are read as the crawl read them (cp1252 read as UTF-8 gives
+    ``Soci\ufffdt\ufffd``, which matches no extracted block); each page's own text stays."""
+    box = "Société Générale des Écrivains: une lettre par mois, des nouvelles et des rendez-vous."
+    db = open_database(tmp_path / "crawl.db")
+    for index, topic in enumerate(TOPICS):
+        markdown = own_text(topic) + (f"\n\n{box}" if index < 2 else "")
+        html = (f"<html><body><main><p>{own_text(topic)}</p></main><div class='nl'><p>{box}</p>"
+                f"</div></body></html>").encode(encoding)
+        upsert_page(db, {"url": f"https://docs.example/{topic}/", "domain": "docs.example",
+                         "status": 200, "content_type": "text/html", "encoding": encoding,
+                         "content_markdown": markdown}, html)
+    result = dedup_domain(db, "docs.example", DedupConfig())
+    cleaned = dict(db.conn.execute("SELECT url, cleaned_content FROM pages"))
+    db.conn.close()
+    assert result.pages_changed == 2
+    assert box.lower() in result.fingerprint.page_lines
+    for topic in TOPICS:
+        assert cleaned[f"https://docs.example/{topic}/"] == own_text(topic)
+
+
 # --- command line ----------------------------------------------------------------------------
 
 def test_dedup_command_prints_per_domain_figures(crawl_db: Path,

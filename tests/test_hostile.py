@@ -17,7 +17,7 @@ import lxml.html
 import pytest
 
 from crawler.extraction import extract
-from crawler.middlewares.charset import detect, looks_like_latin9
+from crawler.decoding import detect, looks_like_latin9
 from crawler.middlewares.internal_addresses import is_internal, literal_address, resolve
 from crawler.middlewares.traps import max_segment_repeats, strip_session_ids, url_pattern
 from crawler.timebound import BoundedRunner, TimeLimitExceeded

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from crawler.commands import add_database_arguments
+from crawler.decoding import decode_page
 from crawler.dedup.config import DedupConfig
 from crawler.dedup.store import dedup_database
 from crawler.extraction import extract
 from crawler.items import EXTRACTED_FIELDS
-from crawler.storage import (PAGES_TABLE, decompress_html, domains, open_database,
-                             stored_html)
+from crawler.storage import PAGES_TABLE, decompress_html, domains, open_database
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ def _jobs(db_path: Path, urls: list[str]) -> Iterator[tuple[str, str]]:
             row = reader.conn.execute(
                 f"SELECT raw_html, encoding FROM [{PAGES_TABLE}] WHERE url = ?", [url]).fetchone()
             if row is not None:
-                yield url, stored_html(decompress_html(row[0]), row[1])
+                yield url, decode_page(decompress_html(row[0]), row[1])[0]
     finally:
         reader.conn.close()
 

@@ -1,7 +1,7 @@
 """Text lines of a whole HTML page, one per block element, to find boilerplate in the page itself.
 
 A banner that the extractor drops on most pages but keeps on a few never reaches the threshold
-in the extracted content; on the whole page it is on every page. Pure: bytes in, strings out.
+in the extracted content; on the whole page it is on every page. Pure: text (or bytes, read by the one decoder) in, strings out.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import html as html_lib
 import logging
 import re
+
+from crawler.decoding import decode_page
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ def page_lines(html: bytes | str | None) -> list[str]:
     if not html:
         return []
     if isinstance(html, bytes):
-        html = html.decode("utf-8", errors="replace")
+        html = decode_page(html)[0]
     text = _SKIPPED.sub(" ", html).replace("\n", " ")
     text = html_lib.unescape(_ANY_TAG.sub(_tag_break, text))
     return [line for line in (_SPACES.sub(" ", raw).strip() for raw in text.split("\n")) if line]

@@ -20,6 +20,7 @@ import sqlite_utils
 
 from crawler.dedup.blocks import BlockCounter, DomainFingerprint, strip_boilerplate
 from crawler.dedup.config import DedupConfig
+from crawler.decoding import decode_page
 from crawler.dedup.page_text import page_lines
 from crawler.storage import PAGES_TABLE, decompress_html, domains, iter_pages
 
@@ -101,21 +102,22 @@ def dedup_domain(db: sqlite_utils.Database, domain: str, config: DedupConfig,
     started = time.perf_counter()
     ensure_boilerplate_table(db)
     counter = BlockCounter(min_block_chars=config.min_block_chars, normalise=config.normalise)
-    columns = [SOURCE_COLUMN, "raw_html"] if config.whole_page else [SOURCE_COLUMN]
+    columns = [SOURCE_COLUMN, "raw_html", "encoding"] if config.whole_page else [SOURCE_COLUMN]
     for row in iter_pages(db, columns, domain=domain, batch_size=batch_size):
         counter.add(row[SOURCE_COLUMN])
         if config.whole_page:
-            counter.add_page_lines(page_lines(decompress_html(row["raw_html"])))
+            counter.add_page_lines(page_lines(stored_page_text(row["raw_html"], row["encoding"])))
     fingerprint = counter.fingerprint(threshold_pct=config.threshold_pct,
                                       min_pages=config.min_pages)
     bytes_total = bytes_removed = pages_changed = 0
     for batch in _iter_batches(db, domain, batch_size):
         updates: list[tuple[str, str]] = []
-        for url, content, raw in batch:
+        for url, content, raw, encoding in batch:
             content = content or ""
             cleaned, removed = strip_boilerplate(
                 content, fingerprint, config.min_block_chars, normalise=config.normalise,
-                page_html=partial(decompress_html, raw) if raw and fingerprint.page_lines else None)
+                page_html=partial(stored_page_text, raw, encoding)
+                if raw and fingerprint.page_lines else None)
             bytes_total += len(content.encode("utf-8"))
             bytes_removed += removed
             pages_changed += cleaned != content
@@ -162,13 +164,20 @@ def load_fingerprint(db: sqlite_utils.Database, domain: str) -> DomainFingerprin
                              min_occurrences=max(min_pages, int(pages * pct)))
 
 
-def _iter_batches(db: sqlite_utils.Database, domain: str,
-                  batch_size: int) -> Iterator[list[tuple[str, str | None, bytes | None]]]:
-    """(url, content, raw_html) of ``domain`` by URL, a batch at a time, no cursor left open."""
+def stored_page_text(raw_html: bytes | None, encoding: str | None) -> str:
+    """A stored page's HTML as text, decoded with the charset the crawl recorded for it (as the
+    extraction read it: a cp1252 page reads the same in both)."""
+    return decode_page(decompress_html(raw_html), encoding)[0]
+
+
+def _iter_batches(db: sqlite_utils.Database, domain: str, batch_size: int
+                  ) -> Iterator[list[tuple[str, str | None, bytes | None, str | None]]]:
+    """(url, content, raw_html, encoding) of ``domain`` by URL, a batch at a time, no cursor
+    left open."""
     last = ""
     while True:
         batch = db.conn.execute(
-            f"SELECT url, [{SOURCE_COLUMN}], raw_html FROM [{PAGES_TABLE}] WHERE domain = ? "
+            f"SELECT url, [{SOURCE_COLUMN}], raw_html, encoding FROM [{PAGES_TABLE}] WHERE domain = ? "
             f"AND url > ? ORDER BY url LIMIT ?", [domain, last, batch_size]).fetchall()
         if not batch:
             return

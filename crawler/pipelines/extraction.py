@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from scrapy import Spider
 from scrapy.crawler import Crawler
 
+from crawler.decoding import decode_page
 from crawler.extraction import Extraction, extract
 from crawler.gc_tuning import YOUNG_THRESHOLD
 from crawler.items import EXTRACTED_FIELDS, PageItem
 from crawler.startup import stop_if_misconfigured
-from crawler.storage import stored_html
 from crawler.timebound import EXECUTOR_KINDS, BoundedRunner, TimeLimitExceeded
 
 logger = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ class ExtractionPipeline:
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         """Fill the item's content and metadata fields from its raw HTML."""
-        html = stored_html(item.raw_html, item.encoding)
+        html, _ = decode_page(item.raw_html, item.encoding)
         try:
             assert self.runner is not None
             result = await self.runner.run(extract, html, item.url)

@@ -1,0 +1,46 @@
+"""The one decoder of page bytes: the crawl's recorded charset wins; without one the bytes decide."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from crawler.decoding import decode_page
+from crawler.extraction import extract
+
+TEXT = "Société Générale: «prix» 12 €, naïve café."
+
+
+@pytest.mark.parametrize("data, encoding, expected_text, expected_codec", [
+    # The charset the crawl recorded is used as is, whatever the bytes would suggest.
+    (TEXT.encode("cp1252"), "cp1252", TEXT, "cp1252"),
+    (TEXT.encode("utf-8"), "utf-8", TEXT, "utf-8"),
+    (TEXT.encode("iso8859-15"), "iso8859_15", TEXT, "iso8859_15"),
+    # An unknown recorded name reads as UTF-8 (stray bytes replaced, nothing raised).
+    (TEXT.encode("utf-8"), "no-such-charset", TEXT, "utf-8"),
+    # Nothing recorded: byte-order mark, then valid UTF-8, then <meta charset>.
+    (codecs.BOM_UTF8 + TEXT.encode("utf-8"), None, TEXT, "utf-8"),
+    (TEXT.encode("utf-8"), None, TEXT, "utf-8"),
+    (b'<meta charset="windows-1252">' + TEXT.encode("cp1252"), None,
+     '<meta charset="windows-1252">' + TEXT, "cp1252"),
+    # Text is already decoded.
+    (TEXT, None, TEXT, "str"),
+])
+def test_decode_page(data: bytes | str, encoding: str | None, expected_text: str,
+                     expected_codec: str) -> None:
+    text, codec = decode_page(data, encoding)
+    assert text == expected_text
+    assert codec == expected_codec
+    assert "\ufffd" not in text
+
+
+def test_extraction_of_bytes_reads_them_as_the_decoder_does() -> None:
+    """The engine given bytes decodes them with the same function (no second policy)."""
+    body = "<p>" + " ".join([TEXT] * 6) + "</p>"
+    page = f'<html><head><meta charset="windows-1252"></head><body><article>{body}{body}' \
+           f'</article></body></html>'
+    from_bytes = extract(page.encode("cp1252"), "https://example.org/a")
+    from_text = extract(decode_page(page.encode("cp1252"))[0], "https://example.org/a")
+    assert "Société Générale" in from_bytes.content_text
+    assert from_bytes.content_text == from_text.content_text
