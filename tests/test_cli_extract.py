@@ -67,14 +67,65 @@ def test_extract_formats(page_file: Path, capsys, fmt: str, expected: list[str],
 def test_extract_trace_explains_the_choice(page_file: Path, capsys) -> None:
     code, out, err = _run(["extract", str(page_file), "--format", "text", "--trace"], capsys)
     assert code == 0
-    assert "candidates (" in err and "chosen: [" in err and "why:" in err
+    assert "candidates (" in err and "chosen by stage agree: [" in err and "why:" in err
+    assert "stages:\n  applied  agree: " in err and "  -        whole-body: " in err
     assert "Good tea starts" in out and "candidates (" not in out
 
 
 def test_extract_trace_in_json(page_file: Path, capsys) -> None:
     _, out, _ = _run(["extract", str(page_file), "--trace"], capsys)
-    steps = [entry["step"] for entry in json.loads(out)["trace"]]
-    assert "candidates" in steps and "choice" in steps
+    data = json.loads(out)
+    steps = [entry["step"] for entry in data["trace"]]
+    assert "candidates" in steps and "choice" in steps and "stages" in steps
+    decisions = data["decisions"]
+    assert decisions[0]["stage"] == "agree" and decisions[0]["applied"] is True
+    assert all({"stage", "applied", "why"} <= set(d) for d in decisions)
+    assert [d["stage"] for d in decisions if d["applied"]] == ["agree"]
+
+
+CP1252_PAGE = PAGE.replace("Brewing Tea</h1>", "Brewing Tea at the Société Générale</h1>")
+
+
+@pytest.fixture()
+def crawl_db(tmp_path: Path) -> Path:
+    """A crawl database holding the page as cp1252 bytes, as a crawl stores them."""
+    from crawler.storage import open_database, upsert_page
+
+    path = tmp_path / "crawl.db"
+    db = open_database(path)
+    upsert_page(db, {"url": "https://leaf.example/tea", "domain": "leaf.example", "status": 200,
+                     "content_type": "text/html; charset=windows-1252", "encoding": "cp1252"},
+                CP1252_PAGE.encode("cp1252"))
+    db.conn.close()
+    return path
+
+
+def test_extract_traces_a_stored_page(crawl_db: Path, capsys) -> None:
+    """A stored page is read from its raw HTML, decoded in the charset the crawl recorded."""
+    code, out, _ = _run(["extract", "--db", str(crawl_db), "--url", "https://leaf.example/tea",
+                         "--trace"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert "Société Générale" in data["content_text"] and "rolling boil" in data["content_text"]
+    assert "Copyright Leaf Notes" not in data["content_text"]
+    assert [d["stage"] for d in data["decisions"] if d["applied"]] == ["agree"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--url", "https://leaf.example/other"], "holds no page https://leaf.example/other"),
+    ([], "--db needs --url"),
+])
+def test_extract_stored_page_errors_are_one_sentence(crawl_db: Path, capsys, args: list[str],
+                                                     message: str) -> None:
+    code, out, err = _run(["extract", "--db", str(crawl_db), *args], capsys)
+    assert code == 1 and out == ""
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_extract_stored_page_from_a_missing_database(tmp_path: Path, capsys) -> None:
+    code, _, err = _run(["extract", "--db", str(tmp_path / "none.db"), "--url", "https://x/"],
+                        capsys)
+    assert code == 1 and "no database at" in err
 
 
 def test_extract_reads_gzip_files(tmp_path: Path, capsys) -> None:

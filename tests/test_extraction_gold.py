@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.extraction import page_scores
+from crawler.extraction.evaluation import page_scores
 from crawler.extraction import extract
 
 GOLD = Path(__file__).parent / "fixtures" / "extraction" / "gold"

@@ -121,7 +121,7 @@ def test_hostile_input_gives_a_result_not_an_exception(name, data) -> None:
 
 @pytest.mark.parametrize("row", SITE_ROWS, ids=[r["fixture"] for r in SITE_ROWS])
 def test_real_site_pages(row: dict) -> None:
-    from benchmarks.extraction import page_scores
+    from crawler.extraction.evaluation import page_scores
 
     html = gzip.decompress((FIXTURES / row["fixture"]).read_bytes())
     result = extract(html, "http://localhost" + row["path"])

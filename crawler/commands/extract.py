@@ -1,8 +1,11 @@
 """``python -m crawler extract`` and ``extract-corpus``: run the extraction engine outside a crawl.
 
 ``extract FILE_OR_URL`` extracts one page (a local file, gzip allowed, or a URL fetched with a
-plain HTTP GET) and prints it as JSON, Markdown, HTML or text; ``--trace`` explains the choice:
-the candidates, their scores, why each was kept or rejected, and what the cleaning removed.
+plain HTTP GET) and prints it as JSON, Markdown, HTML or text; ``extract --db DB --url URL``
+extracts a page stored by a crawl, from its raw HTML decoded as the crawl decoded it. ``--trace``
+explains the result: every stage of the choice and what it decided, the candidates with their
+verdicts, what the cleaning removed and where each metadata field came from (in ``--format
+json`` as ``trace`` and a ``decisions`` list with ``stage``, ``applied`` and ``why``).
 
 ``extract-corpus CORPUS_DIR -o preds.jsonl`` extracts every page of a corpus laid out as
 ``html/<id>.html.gz`` plus ``ground-truth.jsonl`` (``id`` and ``url`` per line) and writes one
@@ -17,6 +20,7 @@ import gzip
 import json
 import logging
 import os
+import sqlite3
 import sys
 import time
 import urllib.request
@@ -54,7 +58,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     one = subparsers.add_parser(
         "extract", help="extract the main content of one page (file or URL)",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    one.add_argument("source", metavar="FILE_OR_URL", help="an HTML file (.gz allowed) or an http(s) URL")
+    one.add_argument("source", metavar="FILE_OR_URL", nargs="?",
+                     help="an HTML file (.gz allowed) or an http(s) URL")
+    one.add_argument("--db", type=Path, metavar="DB",
+                     help="read the page --url from this crawl database (its stored raw HTML, "
+                          "decoded as the crawl decoded it) instead of FILE_OR_URL")
     one.add_argument("--format", choices=FORMATS, default="json", help="output form (default: json)")
     one.add_argument("--trace", action="store_true",
                      help="explain the extraction: candidates, scores, choice, cleaning")
@@ -98,6 +106,31 @@ def read_source(source: str) -> tuple[bytes, str]:
     return data, ""
 
 
+def read_stored_page(db_path: Path, url: str | None) -> tuple[str, str]:
+    """A stored page's HTML, decoded with the charset the crawl recorded, and its URL."""
+    from crawler.decoding import decode_page
+    from crawler.storage import PAGES_TABLE, decompress_html, open_database
+
+    if not url:
+        raise ExtractCommandError("--db needs --url: the URL of the stored page")
+    if not db_path.is_file():
+        raise ExtractCommandError(f"no database at {db_path}")
+    try:
+        db = open_database(db_path)
+    except sqlite3.Error as exc:
+        raise ExtractCommandError(f"cannot read {db_path}: {exc}") from exc
+    try:
+        row = db.conn.execute(f"SELECT raw_html, encoding FROM [{PAGES_TABLE}] WHERE url = ?",
+                              [url]).fetchone()
+    except sqlite3.Error as exc:
+        raise ExtractCommandError(f"cannot read {db_path}: {exc}") from exc
+    finally:
+        db.conn.close()
+    if row is None or not row[0]:
+        raise ExtractCommandError(f"{db_path} holds no page {url}")
+    return decode_page(decompress_html(row[0]), row[1])[0], url
+
+
 def render_output(result: Any, fmt: str, with_trace: bool) -> str:
     """The extraction in the requested form."""
     if fmt == "markdown":
@@ -132,12 +165,19 @@ def format_trace(trace: list[dict[str, Any]]) -> str:
         if step == "candidates":
             lines.append(f"candidates ({len(entry.get('candidates') or [])}):")
             for cand in entry.get("candidates") or []:
-                verdict = "kept" if cand.get("valid") else "rejected"
+                verdict = "chosen" if cand.get("chosen") else "valid" if cand.get("valid") \
+                    else "rejected"
                 reasons = "; ".join(cand.get("reasons") or []) or "-"
                 lines.append(f"  {verdict:8} {_describe(cand)}")
                 lines.append(f"           why: {reasons}")
+        elif step == "stages":
+            lines.append("stages:")
+            for decision in entry.get("decisions") or []:
+                mark = "applied" if decision.get("applied") else "-"
+                lines.append(f"  {mark:8} {decision.get('stage')}: {decision.get('why')}")
         elif step == "choice":
-            lines.append(f"chosen: {_describe(entry.get('chosen'))}")
+            lines.append(f"chosen by stage {entry.get('stage') or '-'}: "
+                         f"{_describe(entry.get('chosen'))}")
             lines.append(f"  why: {entry.get('why', '-')}")
         elif step == "clean":
             removed += 1
@@ -163,7 +203,12 @@ def run_extract(args: argparse.Namespace) -> int:
     from crawler.extraction import extract
 
     try:
-        data, fetched_url = read_source(args.source)
+        if args.db is not None:
+            data, fetched_url = read_stored_page(args.db, args.url)
+        elif args.source:
+            data, fetched_url = read_source(args.source)
+        else:
+            raise ExtractCommandError("give a FILE_OR_URL, or --db DB --url URL")
     except ExtractCommandError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -1,21 +1,19 @@
 """Main-content extraction: HTML and URL in, an :class:`Extraction` out (no Scrapy imports).
 
-The page is decoded and parsed once; structured data and metadata are read from the tree; then
-tiers (site/framework rules, structured data, HTML5 semantics, class/id patterns, density
-scoring) propose content containers, validation and agreement pick one, cleaning removes the
-boilerplate left inside it, and trafilatura competes only when no cheap candidate validates.
+The page is decoded and parsed once; structured data and metadata are read from the tree into a
+:class:`PageAnalysis`; tiers (site/framework rules, HTML5 semantics, class/id patterns, density
+scoring) propose content containers, each validated into a verdict; the named stages of
+:data:`STAGES` then choose one, each recording a decision; cleaning removes the boilerplate left
+inside the choice, and trafilatura competes only when no cheap candidate was chosen.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import time
 from copy import deepcopy
 from typing import Any
 
-import lxml.html
-from lxml import etree
 from lxml.html import HtmlElement
 
 from crawler.extraction import candidates as tiers
@@ -24,34 +22,14 @@ from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import Detection, load_rules, detect_framework
 from crawler.extraction.result import Extraction
 from crawler.extraction.scoring import compute_stats, density_scores
+from crawler.extraction.stages import (STAGE_NAMES, STAGES, Choice, PageAnalysis, run_stages,
+                                       unknown_stages)
+from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Extraction", "extract"]
-
-_WORD = re.compile(r"\w+")
-GRID_OVER_FALLBACK = 2.0
-"""A grid of linked cards replaces the trafilatura fallback when it holds this many times its text
-(the fallback kept the intro paragraph of a category page and none of its cards)."""
-
-
-GRID_OVER_CHOICE = 2.5
-"""A grid of linked items replaces a chosen block outside it when it holds this many times its
-text (a category page whose short intro or policy note won the density score)."""
-
-
-def _larger_item_grid(cands: list[tiers.Candidate], chosen: tiers.Candidate, body: HtmlElement,
-                      stats: dict, scores: dict) -> tiers.Candidate | None:
-    """The page's grid of linked cards when it lies outside the chosen block and holds far more
-    text than it."""
-    grid = tiers.item_grid(body, stats, scores)
-    if grid is None or grid.chars <= GRID_OVER_CHOICE * chosen.chars \
-            or tiers.contains(grid.element, chosen.element) \
-            or tiers.contains(chosen.element, grid.element):
-        return None
-    cands.append(tiers.validate(grid))
-    return grid
-
+__all__ = ["STAGES", "STAGE_NAMES", "THRESHOLDS", "Extraction", "PageAnalysis", "Thresholds",
+           "analyse", "extract"]
 
 def _structured_and_metadata(tree: HtmlElement, url: str, trace: list[dict[str, Any]] | None):
     """Structured data and metadata of the untouched tree (either may be missing on error)."""
@@ -78,76 +56,18 @@ def _note(trace: list[dict[str, Any]] | None, **entry: Any) -> None:
         trace.append(entry)
 
 
-def _structured_candidate(article_body: str | None, page_words: set[str],
-                          stats: dict, scores: dict) -> tiers.Candidate | None:
-    """A candidate built from JSON-LD/microdata articleBody when most of its words are on the page."""
-    if not article_body or len(article_body) < 200:
-        return None
-    words = _WORD.findall(article_body.lower())
-    if not words:
-        return None
-    agreement = sum(1 for w in words if w in page_words) / len(words)
-    wrapper = lxml.html.Element("div")
-    for line in article_body.splitlines():
-        if line.strip():
-            etree.SubElement(wrapper, "p").text = line.strip()
-    cand = tiers.make_candidate(wrapper, tiers.TIER_STRUCTURED, f"articleBody ({agreement:.0%} of words on "
-                       "the page)", {**stats, wrapper: _text_stats(article_body)}, scores, 0)
-    if cand is not None and agreement < 0.8:
-        cand.reasons.append("articleBody does not agree with the page text")
-    return cand
+def extract(html: str | bytes, url: str, *, trace: bool = False,
+            disabled_stages: frozenset[str] | set[str] = frozenset(),
+            thresholds: Thresholds = THRESHOLDS) -> Extraction:
+    """Extract the main content and metadata of one page.
 
-
-def _text_stats(text: str):
-    """Stats of a plain text (no links)."""
-    from crawler.extraction.scoring import Stats
-
-    return Stats(chars=len("".join(text.split())), commas=text.count(","),
-                 paragraphs=sum(1 for line in text.splitlines() if len(line.strip()) >= 40))
-
-
-def _trafilatura_element(tree: HtmlElement, url: str, fast: bool = True) -> HtmlElement | None:
-    """trafilatura's main content of the original tree, as an element (None when it finds none)."""
-    import lxml.html
-    import trafilatura
-
-    try:
-        html = trafilatura.extract(tree, url=url, output_format="html", include_links=True,
-                                   include_tables=True, include_images=False,
-                                   with_metadata=False, fast=fast)
-    except Exception as exc:  # noqa: BLE001 - the fallback must never raise
-        logger.debug("trafilatura failed on %s: %s", url, exc)
-        return None
-    if not html:
-        return None
-    try:
-        fragment = lxml.html.fragment_fromstring(html, create_parent="div")
-    except (etree.ParserError, ValueError):
-        return None
-    body = fragment.find(".//body")
-    return body if body is not None else fragment
-
-
-def _trafilatura_candidate(tree: HtmlElement, url: str) -> tiers.Candidate | None:
-    """trafilatura as a competing candidate: its fast mode first, the full mode when the fast
-    result does not validate."""
-    cand = None
-    for fast in (True, False):
-        element = _trafilatura_element(tree, url, fast=fast)
-        if element is None:
-            continue
-        fstats = compute_stats(element)
-        cand = tiers.make_candidate(element, tiers.TIER_TRAFILATURA,
-                           "trafilatura.extract" + (" (fast)" if fast else ""), fstats, {}, 0)
-        if cand is not None:
-            tiers.validate(cand)
-            if cand.valid:
-                return cand
-    return cand
-
-
-def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
-    """Extract the main content and metadata of one page."""
+    ``disabled_stages`` names stages of :data:`~crawler.extraction.stages.STAGES` to skip (to
+    measure what each earns); ``thresholds`` replaces the engine's numbers (to sweep them).
+    """
+    unknown = unknown_stages(set(disabled_stages))
+    if unknown:
+        raise ValueError(f"no such extraction stage: {', '.join(unknown)} "
+                         f"(stages: {', '.join(STAGE_NAMES)})")
     started = time.perf_counter()
     log: list[dict[str, Any]] | None = [] if trace else None
     result = Extraction(url=url, trace=log)
@@ -158,7 +78,32 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
         result.quality_score = 0.0
         result.quality_reasons = [f"no content: {doc.error}"]
         return result
-    tree = doc.tree
+    page = analyse(doc.tree, url, thresholds, log)
+    chosen = run_stages(page, disabled=frozenset(disabled_stages))
+    if log is not None:
+        _trace_choice(log, page, chosen)
+        result.decisions = [d.as_dict() for d in page.decisions]
+
+    element = None
+    if chosen is not None:
+        cand = chosen.candidate
+        element = cand.element
+        if cand.tier != tiers.TIER_TRAFILATURA:
+            clean_container(element, page.detection.rules, page.rules.cleaning, log,
+                            cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES)
+        result.method = cand.tier
+    _render(result, element, url)
+    _apply_metadata(result, page.metadata, page.detection)
+    _assess(result, element, doc.html_length)
+    _note(log, step="done", seconds=round(time.perf_counter() - started, 4))
+    return result
+
+
+def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
+            log: list[dict[str, Any]] | None = None) -> PageAnalysis:
+    """The page record of a parsed page: structured data and metadata of the untouched tree, the
+    detected rules, the figures of a cleaned working copy and every proposer's candidates,
+    validated."""
     structured, metadata = _structured_and_metadata(tree, url, log)
     rules = load_rules()
     detection = detect_framework(tree, url, rules)
@@ -175,89 +120,36 @@ def extract(html: str | bytes, url: str, *, trace: bool = False) -> Extraction:
     discounted = discount_named_blocks(body, stats, rules.cleaning)
     _note(log, step="prepare", not_content_blocks=discounted)
     scores = density_scores(body, stats)
+    page = PageAnalysis(url=url, tree=tree, body=body, stats=stats, scores=scores, rules=rules,
+                        detection=detection, thresholds=thresholds, structured=structured,
+                        metadata=metadata, trace=log)
+    page.candidates += tiers.rule_candidates(body, detection, stats, scores)
+    page.candidates += tiers.semantic_candidates(body, stats, scores, thresholds)
+    page.candidates += tiers.pattern_candidates(body, stats, scores, thresholds)
+    page.candidates += tiers.density_candidates(stats, scores, thresholds)
+    for cand in page.candidates:
+        tiers.validate(cand, thresholds)
+    return page
 
-    cands: list[tiers.Candidate] = []
-    cands += tiers.rule_candidates(body, detection, stats, scores)
-    cands += tiers.semantic_candidates(body, stats, scores)
-    cands += tiers.pattern_candidates(body, stats, scores)
-    cands += tiers.density_candidates(stats, scores)
-    for cand in cands:
-        tiers.validate(cand)
-    chosen, why = tiers.choose(cands, stats, log)
-    if chosen is not None and chosen.tier in tiers.COVERAGE_TIERS:
-        chosen = tiers.widen_to_coverage(chosen, body, stats, log)
-    if chosen is None:
-        chosen, why = tiers.widen_small_blocks(cands, body, stats, log)
-    elif chosen.tier in tiers.COVERAGE_TIERS and not chosen.repeated:
-        listing = _larger_item_grid(cands, chosen, body, stats, scores)
-        if listing is not None:
-            chosen, why = listing, (f"a grid of linked items outside the choice holds over "
-                                    f"{GRID_OVER_CHOICE:g}x its text (a listing page)")
 
-    if chosen is not None and chosen.tier in tiers.COVERAGE_TIERS and metadata is not None \
-            and metadata.page_type == "product":
-        description = tiers.product_description(chosen, stats, scores,
-                                                 rules.cleaning.product_description_pattern)
-        if description is not None:
-            cands.append(description)
-            chosen, why = description, "a product page: its description block inside the choice"
-    if chosen is None and structured is not None and structured.article_body:
-        page_words = set(_WORD.findall(" ".join(body.itertext()).lower()))
-        cand = _structured_candidate(structured.article_body, page_words, stats, scores)
-        if cand is not None:
-            tiers.validate(cand)
-            if "articleBody does not agree with the page text" in cand.reasons:
-                cand.valid = False
-            cands.append(cand)
-            if cand.valid:
-                chosen, why = cand, "no container validated; structured articleBody agrees"
-    grid = None
-    if chosen is None:
-        hub = tiers.linked_item_list(cands)
-        if hub is None:
-            grid = tiers.item_grid(body, stats, scores)
-            if grid is not None:
-                tiers.validate(grid)
-                cands.append(grid)
-                grid = tiers.expand(grid, stats, log)
-        if hub is not None:
-            chosen, why = hub, "no container validated; the page's own list container fails " \
-                "only on link density (a listing page of linked items)"
-    if chosen is None:
-        cand = _trafilatura_candidate(tree, url)
-        if cand is not None:
-            cands.append(cand)
-            if cand.chars > 0:
-                chosen, why = cand, "no cheap candidate validated; trafilatura found text"
-        if grid is not None and (chosen is None or grid.chars > GRID_OVER_FALLBACK * chosen.chars):
-            chosen, why = grid, (f"no container validated; a grid of linked items holds over "
-                                 f"{GRID_OVER_FALLBACK:g}x the fallback's text (a listing page)")
-        if chosen is None or not chosen.valid:
-            near = tiers.nearly_valid(cands)
-            if near is not None and (chosen is None or len(near.reasons) <= len(chosen.reasons)):
-                chosen, why = near, "nothing validated; the page's own best container fails " \
-                    "only on link density (a hub page)"
-    if chosen is None:
-        whole = tiers.make_candidate(body, tiers.TIER_BODY, "body", stats, scores, 0)
-        if whole is not None and whole.chars > 0:
-            tiers.validate(whole)
-            cands.append(whole)
-            chosen, why = whole, "nothing validated; whole body as last resort"
-    _note(log, step="candidates", candidates=[c.describe() for c in cands])
-    _note(log, step="choice", chosen=chosen.describe() if chosen else None, why=why)
-
-    element = None
-    if chosen is not None:
-        element = chosen.element
-        if chosen.tier != tiers.TIER_TRAFILATURA:
-            clean_container(element, detection.rules, rules.cleaning, log, stats,
-                            prune_link_dense=chosen.tier != tiers.TIER_RULES)
-        result.method = chosen.tier
-    _render(result, element, url)
-    _apply_metadata(result, metadata, detection)
-    _assess(result, element, doc.html_length)
-    _note(log, step="done", seconds=round(time.perf_counter() - started, 4))
-    return result
+def _trace_choice(log: list[dict[str, Any]], page: PageAnalysis, chosen: Choice | None) -> None:
+    """Trace entries of the choice: every stage's decision in order, the candidates with their
+    verdicts (the chosen one marked chosen, whatever its verdict), the choice and the stage that
+    made it, and where each metadata field came from."""
+    log.append({"step": "stages", "decisions": [d.as_dict() for d in page.decisions]})
+    listed = list(page.candidates)
+    if chosen is not None and not any(c is chosen.candidate for c in listed):
+        listed.append(chosen.candidate)
+    log.append({"step": "candidates", "candidates": [
+        {**c.describe(), "chosen": chosen is not None and c is chosen.candidate} for c in listed]})
+    applied = [d.stage for d in page.decisions if d.applied]
+    log.append({"step": "choice", "chosen": chosen.candidate.describe() if chosen else None,
+                "why": chosen.why if chosen else "no candidate",
+                "stage": applied[-1] if applied else None})
+    if page.metadata is not None:
+        log.append({"step": "metadata", "sources": dict(page.metadata.sources),
+                    "page_type": page.metadata.page_type,
+                    "declared_types": sorted(page.declared_types)})
 
 
 def _render(result: Extraction, element: HtmlElement | None, url: str) -> None:

@@ -1,9 +1,13 @@
-"""Tiers propose content candidates; each is validated, then one is chosen and the choice traced."""
+"""Tiers propose content candidates; each is validated into a :class:`Verdict`, then the stages of
+:mod:`crawler.extraction.stages` choose one. Every number comes from a :class:`Thresholds`."""
 
 from __future__ import annotations
 
+import enum
 import logging
 import re
+from collections import ChainMap
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +16,7 @@ from lxml import etree
 
 from crawler.extraction.frameworks import Detection, css
 from crawler.extraction.scoring import Stats, compute_stats
+from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 
 logger = logging.getLogger(__name__)
 
@@ -24,9 +29,8 @@ TIER_DENSITY = "density"
 TIER_TRAFILATURA = "trafilatura"
 TIER_BODY = "body"
 
-MIN_CHARS = 100
-MIN_PARAGRAPHS = 2
-MAX_LINK_DENSITY = 0.5
+StatsMap = Mapping[etree._Element, Stats]
+"""Text figures by element: the page's own, or a candidate's wrapper figures over the page's."""
 
 CONTENT_NAME = re.compile(
     r"(?:article|story|post|entry|blog|news|page|main|single|product|item|td-post|c-entry|"
@@ -42,9 +46,51 @@ HOOK_ATTRIBUTES = ("class", "id", "data-testid", "data-component", "data-module"
                    "data-qa", "data-test")
 
 
+class Check(enum.Enum):
+    """One validation check a candidate can fail."""
+
+    NO_TEXT = "no_text"
+    """A rule matched an element without text."""
+    TOO_SHORT = "too_short"
+    """No more than ``min_chars`` characters."""
+    FEW_PARAGRAPHS = "few_paragraphs"
+    """Fewer than ``min_paragraphs`` paragraphs and shorter than ``paragraphs_waived_chars``."""
+    LINK_DENSITY = "link_density"
+    """``max_link_density`` or more of the text in links."""
+    DISAGREES_WITH_PAGE = "disagrees_with_page"
+    """A declared articleBody whose words are mostly not on the page."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What validation found: the checks a candidate failed (none: it is valid)."""
+
+    failed: frozenset[Check] = frozenset()
+
+    @property
+    def valid(self) -> bool:
+        """Whether every check passed."""
+        return not self.failed
+
+    @property
+    def fails_only_on_link_density(self) -> bool:
+        """Whether link density is the one failed check ("nearly valid": hub and listing pages)."""
+        return self.failed == _LINK_DENSITY_ONLY
+
+
+_LINK_DENSITY_ONLY = frozenset({Check.LINK_DENSITY})
+NOT_VALIDATED = Verdict(frozenset({Check.NO_TEXT}))
+"""The verdict of a candidate nobody validated yet."""
+
+
 @dataclass
 class Candidate:
-    """One proposed content container and what validation found."""
+    """One proposed content container and what validation found.
+
+    ``reasons`` are sentences for people (the trace); decisions read ``verdict`` only.
+    ``own_stats`` holds the figures of elements the proposer built (a wrapper joining several
+    matches), so proposers never write into the page's figures.
+    """
 
     element: etree._Element
     tier: str
@@ -53,10 +99,20 @@ class Candidate:
     link_density: float = 0.0
     paragraphs: int = 0
     score: float = 0.0
-    valid: bool = False
+    verdict: Verdict = NOT_VALIDATED
     reasons: list[str] = field(default_factory=list)
     rank: int = 0
     repeated: bool = False
+    own_stats: dict[etree._Element, Stats] | None = None
+
+    @property
+    def valid(self) -> bool:
+        """Whether the candidate passed validation."""
+        return self.verdict.valid
+
+    def stats(self, page_stats: StatsMap) -> StatsMap:
+        """The figures to read this candidate's elements with (its own wrapper's first)."""
+        return ChainMap(self.own_stats, page_stats) if self.own_stats else page_stats
 
     def describe(self) -> dict[str, Any]:
         """The trace entry of this candidate."""
@@ -65,22 +121,26 @@ class Candidate:
                 "class": (el.get("class") or "")[:80], "id": el.get("id") or "",
                 "chars": self.chars, "link_density": round(self.link_density, 3),
                 "paragraphs": self.paragraphs, "score": round(self.score, 1),
-                "valid": self.valid, "reasons": list(self.reasons)}
+                "valid": self.valid, "failed": sorted(c.value for c in self.verdict.failed),
+                "reasons": list(self.reasons)}
 
 
-def make_candidate(el: etree._Element, tier: str, source: str, stats: dict[etree._Element, Stats],
-          scores: dict[etree._Element, float], rank: int) -> Candidate | None:
+def make_candidate(el: etree._Element, tier: str, source: str, stats: StatsMap,
+                   scores: Mapping[etree._Element, float], rank: int,
+                   own_stats: dict[etree._Element, Stats] | None = None) -> Candidate | None:
     """A Candidate for an element, with its text figures (None for elements outside the stats)."""
-    st = stats.get(el)
+    st = own_stats.get(el) if own_stats else None
+    if st is None:
+        st = stats.get(el)
     if st is None:
         return None
     return Candidate(element=el, tier=tier, source=source, chars=st.chars,
                      link_density=st.link_density, paragraphs=st.paragraphs,
-                     score=scores.get(el, 0.0), rank=rank)
+                     score=scores.get(el, 0.0), rank=rank, own_stats=own_stats)
 
 
-def rule_candidates(tree: etree._Element, detection: Detection, stats: dict[etree._Element, Stats],
-                    scores: dict[etree._Element, float]) -> list[Candidate]:
+def rule_candidates(tree: etree._Element, detection: Detection, stats: StatsMap,
+                    scores: Mapping[etree._Element, float]) -> list[Candidate]:
     """Candidates from framework and domain rules, in rule order."""
     out: list[Candidate] = []
     rank = 0
@@ -97,9 +157,9 @@ def rule_candidates(tree: etree._Element, detection: Detection, stats: dict[etre
                         wrapper.append(_detached_copy(m))
                 # The joined copies get their own figures, so cleaning guards them like any
                 # element of the page (shares of the text, the name rule's safety check).
-                stats.update(compute_stats(wrapper))
-                cand = make_candidate(wrapper, TIER_RULES, f"{rule.source}: {selector.css} (x{len(matches)})",
-                             stats, scores, rank)
+                cand = make_candidate(wrapper, TIER_RULES,
+                                      f"{rule.source}: {selector.css} (x{len(matches)})",
+                                      stats, scores, rank, own_stats=compute_stats(wrapper))
             elif len(matches) == 1:
                 cand = make_candidate(matches[0], TIER_RULES, f"{rule.source}: {selector.css}", stats,
                              scores, rank)
@@ -120,8 +180,9 @@ def _detached_copy(el: etree._Element) -> etree._Element:
     return clone
 
 
-def semantic_candidates(tree: etree._Element, stats: dict[etree._Element, Stats],
-                        scores: dict[etree._Element, float]) -> list[Candidate]:
+def semantic_candidates(tree: etree._Element, stats: StatsMap,
+                        scores: Mapping[etree._Element, float],
+                        t: Thresholds = THRESHOLDS) -> list[Candidate]:
     """Candidates from HTML5 semantics: articleBody, a dominant article, main, role=main."""
     out: list[Candidate] = []
     for el in tree.iter("main", "article", "div", "section"):
@@ -135,7 +196,7 @@ def semantic_candidates(tree: etree._Element, stats: dict[etree._Element, Stats]
         top = articles[0]
         rest = sum(stats[a].chars for a in articles[1:]
                    if not any(anc is top for anc in a.iterancestors()))
-        if stats[top].chars >= 2 * rest:
+        if stats[top].chars >= t.article_dominance * rest:
             out.append(make_candidate(top, TIER_SEMANTIC, f"article (largest of {len(articles)})", stats,
                              scores, 1))
     mains = [m for m in tree.iter("main") if m in stats]
@@ -146,12 +207,13 @@ def semantic_candidates(tree: etree._Element, stats: dict[etree._Element, Stats]
     return [c for c in out if c is not None]
 
 
-def pattern_candidates(tree: etree._Element, stats: dict[etree._Element, Stats],
-                       scores: dict[etree._Element, float], limit: int = 4) -> list[Candidate]:
+def pattern_candidates(tree: etree._Element, stats: StatsMap,
+                       scores: Mapping[etree._Element, float],
+                       t: Thresholds = THRESHOLDS) -> list[Candidate]:
     """Candidates whose class, id or data hook names a content wrapper (largest few)."""
     found: list[tuple[int, etree._Element, str]] = []
     for el, st in stats.items():
-        if st.chars < MIN_CHARS or el.tag in ("html", "body", "a", "span", "p", "li", "ul"):
+        if st.chars < t.min_chars or el.tag in ("html", "body", "a", "span", "p", "li", "ul"):
             continue
         for attr in HOOK_ATTRIBUTES:
             value = el.get(attr)
@@ -161,17 +223,17 @@ def pattern_candidates(tree: etree._Element, stats: dict[etree._Element, Stats],
                 break
     found.sort(key=lambda item: item[0], reverse=True)
     out = []
-    for i, (_, el, source) in enumerate(found[:limit]):
+    for i, (_, el, source) in enumerate(found[:t.pattern_limit]):
         cand = make_candidate(el, TIER_PATTERN, source, stats, scores, i)
         if cand is not None:
             out.append(cand)
-    out.extend(_repeated_containers(found, stats, scores))
+    out.extend(_repeated_containers(found, stats, scores, t))
     return out
 
 
-def _repeated_containers(found: list[tuple[int, etree._Element, str]],
-                         stats: dict[etree._Element, Stats],
-                         scores: dict[etree._Element, float]) -> list[Candidate]:
+def _repeated_containers(found: list[tuple[int, etree._Element, str]], stats: StatsMap,
+                         scores: Mapping[etree._Element, float],
+                         t: Thresholds) -> list[Candidate]:
     """The common container of content wrappers that repeat (forum posts, answers, cards)."""
     groups: dict[tuple[str, str], list[etree._Element]] = {}
     for _, el, _source in found:
@@ -180,13 +242,13 @@ def _repeated_containers(found: list[tuple[int, etree._Element, str]],
     for (tag, name), members in groups.items():
         members = [m for m in members
                    if not any(a in members for a in m.iterancestors())]
-        if len(members) < MIN_REPEATS:
+        if len(members) < t.min_repeats:
             continue
         common = _common_ancestor(members)
         if common is None or common.tag in ("html", "body") or common not in stats:
             continue
         members_good = sum(stats[m].good for m in members if m in stats)
-        if members_good < 0.5 * stats[common].good:
+        if members_good < t.repeated_items_share * stats[common].good:
             continue  # the items are a small part of their container (cards beside an article)
         cand = make_candidate(common, TIER_PATTERN, f"common container of {len(members)} x "
                      f"{tag}.{name[:40]!r}", stats, scores, 0)
@@ -195,8 +257,6 @@ def _repeated_containers(found: list[tuple[int, etree._Element, str]],
             out.append(cand)
     return out
 
-
-MIN_REPEATS = 2
 
 
 def _common_ancestor(elements: list[etree._Element]) -> etree._Element | None:
@@ -211,13 +271,13 @@ def _common_ancestor(elements: list[etree._Element]) -> etree._Element | None:
     return common
 
 
-def density_candidates(stats: dict[etree._Element, Stats], scores: dict[etree._Element, float],
-                       limit: int = 3) -> list[Candidate]:
+def density_candidates(stats: StatsMap, scores: Mapping[etree._Element, float],
+                       t: Thresholds = THRESHOLDS) -> list[Candidate]:
     """The best Readability-style scored containers outside page chrome (footer, nav, forms)."""
     ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
     out = []
     for el, _ in ranked:
-        if len(out) >= limit:
+        if len(out) >= t.density_limit:
             break
         st = stats.get(el)
         if st is None or st.in_form or _in_chrome(el) or _frames_page(el):
@@ -254,23 +314,29 @@ def _in_frame(el: etree._Element) -> bool:
     return False
 
 
-def validate(cand: Candidate) -> Candidate:
-    """Check a candidate against the validation chain; record why it passes or fails."""
-    reasons = []
+def validate(cand: Candidate, t: Thresholds = THRESHOLDS) -> Candidate:
+    """Check a candidate against the validation chain: its verdict (the failed checks) and, for
+    people, a sentence per failed check."""
+    failed: list[Check] = []
+    reasons: list[str] = []
     if cand.tier == TIER_RULES:
         # A site or framework rule names the container exactly: short pages are still pages.
         if cand.chars == 0:
+            failed.append(Check.NO_TEXT)
             reasons.append("rule matched an element without text")
-        cand.valid = not reasons
+        cand.verdict = Verdict(frozenset(failed))
         cand.reasons = reasons or ["rule match with text (rules skip the size checks)"]
         return cand
-    if cand.chars <= MIN_CHARS:
-        reasons.append(f"text {cand.chars} <= {MIN_CHARS} chars")
-    if cand.paragraphs < MIN_PARAGRAPHS and cand.chars < 600:
-        reasons.append(f"{cand.paragraphs} paragraphs < {MIN_PARAGRAPHS}")
-    if cand.link_density >= MAX_LINK_DENSITY:
-        reasons.append(f"link density {cand.link_density:.2f} >= {MAX_LINK_DENSITY}")
-    cand.valid = not reasons
+    if cand.chars <= t.min_chars:
+        failed.append(Check.TOO_SHORT)
+        reasons.append(f"text {cand.chars} <= {t.min_chars} chars")
+    if cand.paragraphs < t.min_paragraphs and cand.chars < t.paragraphs_waived_chars:
+        failed.append(Check.FEW_PARAGRAPHS)
+        reasons.append(f"{cand.paragraphs} paragraphs < {t.min_paragraphs}")
+    if cand.link_density >= t.max_link_density:
+        failed.append(Check.LINK_DENSITY)
+        reasons.append(f"link density {cand.link_density:.2f} >= {t.max_link_density}")
+    cand.verdict = Verdict(frozenset(failed))
     cand.reasons = reasons or ["passes validation"]
     return cand
 
@@ -282,15 +348,15 @@ def contains(outer: etree._Element, inner: etree._Element) -> bool:
     return any(a is outer for a in inner.iterancestors())
 
 
-def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
-           trace: list[dict[str, Any]] | None = None) -> tuple[Candidate | None, str]:
+def choose(cands: list[Candidate], stats: StatsMap, trace: list[dict[str, Any]] | None = None,
+           t: Thresholds = THRESHOLDS) -> tuple[Candidate | None, str]:
     """Pick the content container: valid rules first, then the semantic/pattern candidate that best
     agrees with the (widened) density winner, then the density winner itself."""
     valid = [c for c in cands if c.valid]
     rules = [c for c in valid if c.tier == TIER_RULES]
     if rules:
         return min(rules, key=lambda c: c.rank), "first valid site/framework rule"
-    density = [expand(c, stats, trace) for c in valid if c.tier == TIER_DENSITY]
+    density = [expand(c, stats, trace, t) for c in valid if c.tier == TIER_DENSITY]
     best = max(density, key=lambda c: (_good(c, stats), c.score)) if density else None
     others = [c for c in valid if c.tier in (TIER_SEMANTIC, TIER_PATTERN)]
     if best is None:
@@ -305,7 +371,8 @@ def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
         if contains(c.element, best.element):
             extra = c.chars - best.chars
             extra_good = good - best_good
-            if extra <= 0.1 * best.chars or extra_good >= CONTAINER_EXTRA_GOOD * extra:
+            if extra <= t.container_extra_chars_share * best.chars \
+                    or extra_good >= t.container_extra_good * extra:
                 agreeing.append((best_good / max(good, 1), c))
                 c.reasons.append(f"contains the density winner; the rest is content-like "
                                  f"({extra_good}/{extra} chars)")
@@ -314,7 +381,7 @@ def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
                                  f"({extra_good}/{extra} content-like chars)")
         elif contains(best.element, c.element):
             share = good / best_good
-            if share >= 0.7:
+            if share >= t.inside_share:
                 agreeing.append((1.0 + share, c))
                 c.reasons.append(f"inside the density winner with {share:.0%} of its content")
             else:
@@ -332,17 +399,15 @@ def choose(cands: list[Candidate], stats: dict[etree._Element, Stats],
     return best, "density winner (widened)"
 
 
-CONTAINER_EXTRA_GOOD = 0.4
 
-
-def _good(cand: Candidate, stats: dict[etree._Element, Stats]) -> int:
+def _good(cand: Candidate, stats: StatsMap) -> int:
     """Content-like characters of a candidate."""
     st = stats.get(cand.element)
     return st.good if st is not None else cand.chars
 
 
-def expand(cand: Candidate, stats: dict[etree._Element, Stats],
-           trace: list[dict[str, Any]] | None = None) -> Candidate:
+def expand(cand: Candidate, stats: StatsMap, trace: list[dict[str, Any]] | None = None,
+           t: Thresholds = THRESHOLDS) -> Candidate:
     """Widen a container to the ancestors that add mostly content-like text (sectioned pages)."""
     cur = cand.element
     st = stats.get(cur)
@@ -356,8 +421,8 @@ def expand(cand: Candidate, stats: dict[etree._Element, Stats],
         pst = stats[parent]
         extra = pst.chars - st.chars
         extra_good = pst.good - st.good - _frame_good(parent, cur, stats)
-        if extra > 0 and not (extra_good >= EXPAND_GOOD_SHARE * extra
-                              and pst.link_density < MAX_LINK_DENSITY):
+        if extra > 0 and not (extra_good >= t.expand_good_share * extra
+                              and pst.link_density < t.max_link_density):
             break
         cur, st = parent, pst
         steps += 1
@@ -366,14 +431,12 @@ def expand(cand: Candidate, stats: dict[etree._Element, Stats],
     wider = Candidate(element=cur, tier=cand.tier, source=f"{cand.source} widened x{steps}",
                       chars=st.chars, link_density=st.link_density, paragraphs=st.paragraphs,
                       score=cand.score, rank=cand.rank)
-    validate(wider)
+    validate(wider, t)
     if trace is not None:
         trace.append({"step": "expand", "from": cand.describe(), "to": wider.describe(),
                       "why": "ancestors add mostly content-like text"})
     return wider if wider.valid else cand
 
-
-EXPAND_GOOD_SHARE = 0.5
 
 SECTIONING_TAGS = ("article", "main", "section")
 
@@ -393,30 +456,28 @@ def _frames_page(el: etree._Element) -> bool:
     return bool(_page_frame_children(el))
 
 
-def _frame_good(parent: etree._Element, child: etree._Element,
-                stats: dict[etree._Element, Stats]) -> int:
+def _frame_good(parent: etree._Element, child: etree._Element, stats: StatsMap) -> int:
     """Content-like characters that widening from child to parent would take from the page
     frame (a site banner's tagline reads like a paragraph but is not content)."""
     return sum(stats[f].good for f in _page_frame_children(parent) if f is not child and f in stats)
 
 
-COVERAGE_MIN = 0.4
-COVERAGE_TARGET = 0.6
 COVERAGE_TIERS = (TIER_DENSITY, TIER_PATTERN, TIER_SEMANTIC)
 """Tiers whose choice is widened when it holds little of the page (rules name the container)."""
 
 
-def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._Element, Stats],
-                      trace: list[dict[str, Any]] | None = None) -> Candidate:
+def widen_to_coverage(cand: Candidate, page: etree._Element, stats: StatsMap,
+                      trace: list[dict[str, Any]] | None = None,
+                      t: Thresholds = THRESHOLDS) -> Candidate:
     """When the chosen container holds little of the page's content-like text (sectioned service
     and landing pages), widen it to the lowest ancestor holding most of it."""
     page_st, st = stats.get(page), stats.get(cand.element)
     if page_st is None or st is None or page_st.good == 0:
         return cand
-    if st.good >= COVERAGE_MIN * page_st.good:
+    if st.good >= t.coverage_min * page_st.good:
         return cand
     framed = _frame_text_good(page, cand.element, stats)
-    if framed and st.good >= COVERAGE_MIN * (page_st.good - framed):
+    if framed and st.good >= t.coverage_min * (page_st.good - framed):
         if trace is not None:
             trace.append({"step": "widen", "from": cand.describe(), "to": None,
                           "why": f"not widened: the choice holds {st.good / (page_st.good - framed):.0%} "
@@ -429,30 +490,29 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: dict[etree._
             frame = page
             break
         ast = stats.get(anc)
-        if ast is None or ast.link_density >= MAX_LINK_DENSITY:
+        if ast is None or ast.link_density >= t.max_link_density:
             break
         if next(anc.iter("footer", "nav"), None) is not None:
             frame = anc  # reached the page frame: widening further would take the chrome along
             break
-        if ast.good >= COVERAGE_TARGET * page_st.good:
+        if ast.good >= t.coverage_target * page_st.good:
             wider = Candidate(element=anc, tier=cand.tier,
                               source=f"{cand.source}, widened to {ast.good / page_st.good:.0%} "
                                      "of the page's content-like text",
                               chars=ast.chars, link_density=ast.link_density,
                               paragraphs=ast.paragraphs, score=cand.score, rank=cand.rank)
-            validate(wider)
+            validate(wider, t)
             if trace is not None:
                 trace.append({"step": "widen", "from": cand.describe(), "to": wider.describe(),
                               "why": f"the choice held {st.good / page_st.good:.0%} of the "
                                      "page's content-like text"})
             return wider
     if frame is not None:
-        return _frame_sections(cand, frame, page_st, stats, trace) or cand
+        return _frame_sections(cand, frame, page_st, stats, trace, t) or cand
     return cand
 
 
-def _frame_text_good(page: etree._Element, choice: etree._Element,
-                     stats: dict[etree._Element, Stats]) -> int:
+def _frame_text_good(page: etree._Element, choice: etree._Element, stats: StatsMap) -> int:
     """Content-like characters of the page's footers, navigation and dialogs outside the
     choice (a privacy policy printed in a footer modal reads like content but is not the
     page's)."""
@@ -465,24 +525,23 @@ def _frame_text_good(page: etree._Element, choice: etree._Element,
                if not any(a in framed_set for a in el.iterancestors()))
 
 
-def widen_small_blocks(cands: list[Candidate], page: etree._Element,
-                       stats: dict[etree._Element, Stats],
-                       trace: list[dict[str, Any]] | None = None) -> tuple[Candidate | None, str]:
+def widen_small_blocks(cands: list[Candidate], page: etree._Element, stats: StatsMap,
+                       trace: list[dict[str, Any]] | None = None,
+                       t: Thresholds = THRESHOLDS) -> tuple[Candidate | None, str]:
     """When no candidate validates because every block is short (landing pages of one-paragraph
     sections), the best density block widened to the page's content-like text, if that
     validates."""
     best = next((c for c in cands if c.tier == TIER_DENSITY), None)
     if best is None:
         return None, "no valid candidate"
-    wider = widen_to_coverage(best, page, stats, trace)
+    wider = widen_to_coverage(best, page, stats, trace, t)
     if wider is best or not wider.valid:
         return None, "no valid candidate"
     return wider, "no candidate validated; the best short block widened to the page's sections"
 
 
-def _frame_sections(cand: Candidate, frame: etree._Element, page_st: Stats,
-                    stats: dict[etree._Element, Stats],
-                    trace: list[dict[str, Any]] | None) -> Candidate | None:
+def _frame_sections(cand: Candidate, frame: etree._Element, page_st: Stats, stats: StatsMap,
+                    trace: list[dict[str, Any]] | None, t: Thresholds) -> Candidate | None:
     """The page frame's sections without its header, footer, navigation and asides, joined,
     when they hold most of the page's content-like text (landing pages whose sections sit side
     by side with the site chrome; manuals written straight into <body>)."""
@@ -495,20 +554,19 @@ def _frame_sections(cand: Candidate, frame: etree._Element, page_st: Stats,
         st.link_chars += pst.link_chars
         st.paragraphs += pst.paragraphs
         st.good += pst.good
-    if st.good < COVERAGE_TARGET * page_st.good \
-            or st.link_density >= MAX_LINK_DENSITY:
+    if st.good < t.coverage_target * page_st.good \
+            or st.link_density >= t.max_link_density:
         return None
     wrapper = lxml.html.Element("div")
     wrapper.set("class", "extracted-sections")
     for part in parts:
         wrapper.append(_detached_copy(part))
-    stats[wrapper] = st
     wider = Candidate(element=wrapper, tier=cand.tier,
                       source=f"{cand.source}, widened to the {len(parts)} sections of the page "
                              f"frame ({st.good / page_st.good:.0%} of the content-like text)",
                       chars=st.chars, link_density=st.link_density, paragraphs=st.paragraphs,
-                      score=cand.score, rank=cand.rank)
-    validate(wider)
+                      score=cand.score, rank=cand.rank, own_stats={wrapper: st})
+    validate(wider, t)
     if not wider.valid:
         return None
     if trace is not None:
@@ -518,47 +576,31 @@ def _frame_sections(cand: Candidate, frame: etree._Element, page_st: Stats,
     return wider
 
 
-NEARLY_MAX_LINK_DENSITY = 0.7
-
-
-def nearly_valid(cands: list[Candidate]) -> Candidate | None:
+def nearly_valid(cands: list[Candidate], t: Thresholds = THRESHOLDS) -> Candidate | None:
     """The best density candidate that fails validation on link density alone (hub pages whose
     content is a list of links with short descriptions)."""
     for cand in cands:
         if cand.tier != TIER_DENSITY or cand.valid:
             continue
-        if len(cand.reasons) == 1 and cand.reasons[0].startswith("link density") \
-                and cand.link_density < NEARLY_MAX_LINK_DENSITY:
+        if cand.verdict.fails_only_on_link_density \
+                and cand.link_density < t.nearly_max_link_density:
             return cand
     return None
 
 
-MIN_LIST_CHARS = 1000
-"""A linked list smaller than this is a menu or a hero section rather than a listing."""
-
-
-def linked_item_list(cands: list[Candidate]) -> Candidate | None:
+def linked_item_list(cands: list[Candidate], t: Thresholds = THRESHOLDS) -> Candidate | None:
     """The page's own list container when it fails validation on link density alone: a grid of
     cards each wrapped in a link, or a ``main`` landmark made of them (listing and category
     pages whose content is the list itself)."""
     hubs = [c for c in cands if (c.repeated or c.element.tag == "main" or c.source == "[role=main]")
-            and not c.valid and c.chars >= MIN_LIST_CHARS
-            and len(c.reasons) == 1 and c.reasons[0].startswith("link density")]
+            and c.chars >= t.min_list_chars and c.verdict.fails_only_on_link_density]
     if not hubs:
         return None
     return max(hubs, key=lambda c: (c.repeated, c.chars))
 
 
-MIN_GRID_ITEMS = 4
-GRID_ITEMS_SHARE = 0.7
-"""A grid is at least this many sibling items of one tag and class, holding this share of the
-text of their parent, four in five of them linking out."""
-MIN_GRID_ITEM_CHARS = 40
-"""Items shorter than this on average are menu entries, not cards."""
-
-
-def item_grid(page: etree._Element, stats: dict[etree._Element, Stats],
-              scores: dict[etree._Element, float]) -> Candidate | None:
+def item_grid(page: etree._Element, stats: StatsMap, scores: Mapping[etree._Element, float],
+              t: Thresholds = THRESHOLDS) -> Candidate | None:
     """The largest grid of linked items: an element whose children repeat one tag and class,
     each holding a link, and together hold most of its text (product and category cards
     without content-like class names). On a page with a main landmark the grid must be in it
@@ -566,7 +608,7 @@ def item_grid(page: etree._Element, stats: dict[etree._Element, Stats],
     mains = [m for m in page.iter("main")]
     best: tuple[int, etree._Element, int] | None = None
     for el, st in stats.items():
-        if st.chars < 3 * MIN_CHARS or len(el) < MIN_GRID_ITEMS or st.nav_like:
+        if st.chars < t.grid_min_chars or len(el) < t.min_grid_items or st.nav_like:
             continue
         if mains and not any(contains(m, el) for m in mains):
             continue
@@ -575,13 +617,14 @@ def item_grid(page: etree._Element, stats: dict[etree._Element, Stats],
             if isinstance(child.tag, str):
                 groups.setdefault((child.tag, child.get("class") or ""), []).append(child)
         for members in groups.values():
-            if len(members) < MIN_GRID_ITEMS:
+            if len(members) < t.min_grid_items:
                 continue
             chars = sum(stats[m].chars for m in members if m in stats)
-            if chars < GRID_ITEMS_SHARE * st.chars or chars < MIN_GRID_ITEM_CHARS * len(members):
+            if chars < t.grid_items_share * st.chars \
+                    or chars < t.min_grid_item_chars * len(members):
                 continue
             linked = sum(1 for m in members if _links_out(m))
-            if linked < 0.8 * len(members):
+            if linked < t.grid_linked_share * len(members):
                 continue
             if (best is None or st.chars > best[0]) and not _in_chrome(el):
                 best = (st.chars, el, len(members))
@@ -599,14 +642,9 @@ def _links_out(item: etree._Element) -> bool:
     return item.tag == "a" or any(a.get("href") for a in item.iter("a"))
 
 
-MIN_DESCRIPTION_SHARE = 0.3
-"""A product's description block replaces the whole product page when it holds at least this
-share of the page's content-like text (a one-line teaser is not the description)."""
-
-
-def product_description(cand: Candidate, stats: dict[etree._Element, Stats],
-                        scores: dict[etree._Element, float],
-                        names_pattern: re.Pattern[str] | None) -> Candidate | None:
+def product_description(cand: Candidate, stats: StatsMap, scores: Mapping[etree._Element, float],
+                        names_pattern: re.Pattern[str] | None,
+                        t: Thresholds = THRESHOLDS) -> Candidate | None:
     """On a product page, the block inside the choice whose class/id ``names_pattern`` marks as
     the description: the product's own text, without the purchase box, specifications, bundles
     and warranty notes printed around it."""
@@ -621,12 +659,12 @@ def product_description(cand: Candidate, stats: dict[etree._Element, Stats],
         if not names or not names_pattern.search(names):
             continue
         good = stats[el].good
-        if good >= MIN_DESCRIPTION_SHARE * st.good and (best is None or good > best[0]):
+        if good >= t.min_description_share * st.good and (best is None or good > best[0]):
             best = (good, el)
     if best is None:
         return None
     found = make_candidate(best[1], TIER_PATTERN, f"product description inside {cand.source}",
                            stats, scores, 0)
-    if found is None or not validate(found).valid:
+    if found is None or not validate(found, t).valid:
         return None
     return found

@@ -30,10 +30,13 @@ class Extraction:
     quality_score: float | None = None
     quality_reasons: list[str] = field(default_factory=list)
     trace: list[dict[str, Any]] | None = None
+    decisions: list[dict[str, Any]] | None = None
+    """One entry per stage of the choice (``stage``, ``applied``, ``why``...), when tracing."""
 
     def as_dict(self, *, with_trace: bool = False) -> dict[str, Any]:
-        """Plain dict of the result (the trace only when asked for)."""
+        """Plain dict of the result (the trace and the decisions only when asked for)."""
         data = asdict(self)
         if not with_trace:
             data.pop("trace", None)
+            data.pop("decisions", None)
         return data

@@ -1,0 +1,412 @@
+"""The container choice as an ordered list of named stages over one page record.
+
+The proposers (site/framework rules, HTML5 semantics, class/id patterns, density scoring) fill
+:attr:`PageAnalysis.candidates`; then :data:`STAGES` run in order, each a function
+``(page, choice) -> Choice | None`` that either returns a new choice (applied) or ``None`` (left
+as it was). :func:`run_stages` runs them and appends one :class:`Decision` per stage, applied or
+not, so a trace shows every stage and the stage that decided, and a benchmark can switch any
+stage off (``disabled``) to measure what it earns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import lxml.html
+from lxml import etree
+from lxml.html import HtmlElement
+
+from crawler.extraction import candidates as tiers
+from crawler.extraction.candidates import Candidate, Check, Verdict
+from crawler.extraction.frameworks import Detection, RuleSet
+from crawler.extraction.scoring import Stats, compute_stats
+from crawler.extraction.thresholds import Thresholds
+
+_WORD = re.compile(r"\w+")
+
+PRODUCT_TYPES = frozenset({"product", "productgroup", "offer", "og:product"})
+"""Declared types (JSON-LD/microdata ``@type``, ``og:type``) that make a page a product page."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The chosen content container and why, as one stage left it.
+
+    ``fallback`` marks a choice made after no cheap candidate was chosen (trafilatura, or the
+    grid that beats it): the stages that repair a fallback act on those only.
+    """
+
+    candidate: Candidate
+    why: str
+    fallback: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one stage did to the choice: applied or not, why, and the numbers it used."""
+
+    stage: str
+    applied: bool
+    why: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    thresholds_used: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The decision as plain data (the trace's ``decisions`` list)."""
+        return {"stage": self.stage, "applied": self.applied, "why": self.why,
+                "before": self.before, "after": self.after,
+                "thresholds_used": dict(self.thresholds_used)}
+
+
+@dataclass
+class PageAnalysis:
+    """One page as the extraction sees it: the trees, their figures, what the page declares, the
+    candidates and the decisions taken on it.
+
+    ``tree`` is the untouched parse (metadata and trafilatura read it); ``body`` is the body of a
+    working copy with scripts and hidden markup removed (candidates point into it).
+    """
+
+    url: str
+    tree: HtmlElement
+    body: HtmlElement
+    stats: dict[etree._Element, Stats]
+    scores: dict[etree._Element, float]
+    rules: RuleSet
+    detection: Detection
+    thresholds: Thresholds
+    structured: Any = None
+    metadata: Any = None
+    candidates: list[Candidate] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    trace: list[dict[str, Any]] | None = None
+
+    @property
+    def declared_types(self) -> frozenset[str]:
+        """The page's declared types: JSON-LD/microdata ``@type``s and ``og:type``, lower-case."""
+        sd = self.structured
+        if sd is None:
+            return frozenset()
+        declared = {t.lower() for t in sd.types}
+        og_type = (sd.og.get("type") or "").lower()
+        if og_type:
+            declared.add(og_type)
+        return frozenset(declared)
+
+    @property
+    def is_product(self) -> bool:
+        """Whether the page declares itself a product (never guessed from the URL path)."""
+        return bool(self.declared_types & PRODUCT_TYPES)
+
+    def add(self, cand: Candidate) -> Candidate:
+        """Record a candidate a stage built (so the trace lists it)."""
+        self.candidates.append(cand)
+        return cand
+
+
+StageFunction = Callable[[PageAnalysis, "Choice | None"], "Choice | None"]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One named step of the choice: when it runs, what it does, which thresholds it reads."""
+
+    name: str
+    run: StageFunction
+    runs_when: str
+    """For people: the condition under which the stage acts (the trace's why when it does not)."""
+    uses: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------- the stages
+
+def agree(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """The first valid rule, else the semantic/pattern candidate agreeing with the (widened)
+    density winner, else the density winner."""
+    if choice is not None:
+        return None
+    chosen, why = tiers.choose(page.candidates, page.stats, page.trace, page.thresholds)
+    return Choice(chosen, why) if chosen is not None else None
+
+
+def widen_to_coverage(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """A chosen block holding little of the page's content-like text, widened to the ancestor
+    (or the page frame's sections) holding most of it."""
+    if choice is None or choice.candidate.tier not in tiers.COVERAGE_TIERS:
+        return None
+    wider = tiers.widen_to_coverage(choice.candidate, page.body, page.stats, page.trace,
+                                    page.thresholds)
+    if wider is choice.candidate:
+        return None
+    return Choice(wider, "the choice held little of the page's content-like text; widened")
+
+
+def larger_item_grid(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """The page's grid of linked cards when it lies outside the chosen block and holds far more
+    text than it (a category page whose short intro won the density score)."""
+    if choice is None or choice.candidate.tier not in tiers.COVERAGE_TIERS \
+            or choice.candidate.repeated:
+        return None
+    t = page.thresholds
+    chosen = choice.candidate
+    grid = tiers.item_grid(page.body, page.stats, page.scores, t)
+    if grid is None or grid.chars <= t.grid_over_choice * chosen.chars \
+            or tiers.contains(grid.element, chosen.element) \
+            or tiers.contains(chosen.element, grid.element):
+        return None
+    page.add(tiers.validate(grid, t))
+    return Choice(grid, f"a grid of linked items outside the choice holds over "
+                        f"{t.grid_over_choice:g}x its text (a listing page)")
+
+
+def widen_small_blocks(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """No candidate validated because every block is short: the best density block widened to
+    the page's content-like text, if that validates."""
+    if choice is not None:
+        return None
+    wider, why = tiers.widen_small_blocks(page.candidates, page.body, page.stats, page.trace,
+                                          page.thresholds)
+    return Choice(wider, why) if wider is not None else None
+
+
+def product_description(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """On a page that declares itself a product, its description block inside the choice."""
+    if choice is None or choice.candidate.tier not in tiers.COVERAGE_TIERS or not page.is_product:
+        return None
+    description = tiers.product_description(
+        choice.candidate, page.stats, page.scores,
+        page.rules.cleaning.product_description_pattern, page.thresholds)
+    if description is None:
+        return None
+    page.add(description)
+    return Choice(description, "a product page: its description block inside the choice")
+
+
+def structured_article_body(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """No container validated: the declared articleBody, when most of its words are on the
+    page."""
+    sd = page.structured
+    if choice is not None or sd is None or not sd.article_body:
+        return None
+    page_words = set(_WORD.findall(" ".join(page.body.itertext()).lower()))
+    cand = _article_body_candidate(sd.article_body, page_words, page.thresholds)
+    if cand is None:
+        return None
+    page.add(cand)
+    if not cand.valid:
+        return None
+    return Choice(cand, "no container validated; structured articleBody agrees")
+
+
+def _article_body_candidate(article_body: str, page_words: set[str],
+                            t: Thresholds) -> Candidate | None:
+    """A candidate built from JSON-LD/microdata articleBody, validated; it fails
+    :attr:`Check.DISAGREES_WITH_PAGE` when too few of its words are on the page."""
+    if len(article_body) < t.article_body_min_chars:
+        return None
+    words = _WORD.findall(article_body.lower())
+    if not words:
+        return None
+    agreement = sum(1 for w in words if w in page_words) / len(words)
+    wrapper = lxml.html.Element("div")
+    for line in article_body.splitlines():
+        if line.strip():
+            etree.SubElement(wrapper, "p").text = line.strip()
+    cand = tiers.make_candidate(wrapper, tiers.TIER_STRUCTURED,
+                                f"articleBody ({agreement:.0%} of words on the page)",
+                                {wrapper: _text_stats(article_body)}, {}, 0)
+    if cand is None:
+        return None
+    tiers.validate(cand, t)
+    if agreement < t.article_body_agreement:
+        cand.verdict = Verdict(cand.verdict.failed | {Check.DISAGREES_WITH_PAGE})
+        cand.reasons = [r for r in cand.reasons if r != "passes validation"]
+        cand.reasons.append("articleBody does not agree with the page text")
+    return cand
+
+
+def _text_stats(text: str) -> Stats:
+    """Figures of a plain text (no links)."""
+    return Stats(chars=len("".join(text.split())), commas=text.count(","),
+                 paragraphs=sum(1 for line in text.splitlines() if len(line.strip()) >= 40))
+
+
+def linked_item_list(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """No container validated: the page's own list container failing on link density alone (a
+    listing page of linked items)."""
+    if choice is not None:
+        return None
+    hub = tiers.linked_item_list(page.candidates, page.thresholds)
+    if hub is None:
+        return None
+    return Choice(hub, "no container validated; the page's own list container fails only on "
+                       "link density (a listing page of linked items)")
+
+
+def trafilatura_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """No cheap candidate chosen: trafilatura on the untouched tree, fast mode first, the full
+    mode when the fast result does not validate."""
+    if choice is not None:
+        return None
+    cand = _trafilatura_candidate(page)
+    if cand is None:
+        return None
+    page.add(cand)
+    if cand.chars <= 0:
+        return None
+    return Choice(cand, "no cheap candidate validated; trafilatura found text", fallback=True)
+
+
+def _trafilatura_candidate(page: PageAnalysis) -> Candidate | None:
+    """trafilatura's main content as a candidate (the last one tried when none validates)."""
+    cand = None
+    for fast in (True, False):
+        element = _trafilatura_element(page.tree, page.url, fast=fast)
+        if element is None:
+            continue
+        cand = tiers.make_candidate(element, tiers.TIER_TRAFILATURA,
+                                    "trafilatura.extract" + (" (fast)" if fast else ""),
+                                    compute_stats(element), {}, 0)
+        if cand is not None:
+            tiers.validate(cand, page.thresholds)
+            if cand.valid:
+                return cand
+    return cand
+
+
+def _trafilatura_element(tree: HtmlElement, url: str, fast: bool) -> HtmlElement | None:
+    """trafilatura's main content of the original tree, as an element (None when it finds none)."""
+    import trafilatura
+
+    try:
+        html = trafilatura.extract(tree, url=url, output_format="html", include_links=True,
+                                   include_tables=True, include_images=False,
+                                   with_metadata=False, fast=fast)
+    except Exception:  # noqa: BLE001 - the fallback must never raise
+        return None
+    if not html:
+        return None
+    try:
+        fragment = lxml.html.fragment_fromstring(html, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return None
+    body = fragment.find(".//body")
+    return body if body is not None else fragment
+
+
+def grid_over_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """When the choice fell back (or nothing was chosen), the page's grid of linked cards if it
+    holds far more text than the fallback (the fallback kept a category page's intro)."""
+    if choice is not None and not choice.fallback:
+        return None
+    t = page.thresholds
+    grid = tiers.item_grid(page.body, page.stats, page.scores, t)
+    if grid is None:
+        return None
+    page.add(tiers.validate(grid, t))
+    grid = tiers.expand(grid, page.stats, page.trace, t)
+    if choice is not None and grid.chars <= t.grid_over_fallback * choice.candidate.chars:
+        return None
+    return Choice(grid, f"no container validated; a grid of linked items holds over "
+                        f"{t.grid_over_fallback:g}x the fallback's text (a listing page)",
+                  fallback=True)
+
+
+def nearly_valid(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """Nothing valid chosen: the best density candidate failing on link density alone (a hub
+    page), unless the fallback failed fewer checks."""
+    if choice is not None and (not choice.fallback or choice.candidate.valid):
+        return None
+    near = tiers.nearly_valid(page.candidates, page.thresholds)
+    if near is None:
+        return None
+    if choice is not None and len(near.verdict.failed) > len(choice.candidate.verdict.failed):
+        return None
+    return Choice(near, "nothing validated; the page's own best container fails only on link "
+                        "density (a hub page)")
+
+
+def whole_body(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+    """Nothing chosen at all: the whole body, as a last resort."""
+    if choice is not None:
+        return None
+    whole = tiers.make_candidate(page.body, tiers.TIER_BODY, "body", page.stats, page.scores, 0)
+    if whole is None or whole.chars <= 0:
+        return None
+    page.add(tiers.validate(whole, page.thresholds))
+    return Choice(whole, "nothing validated; whole body as last resort")
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("agree", agree, "always (first stage)",
+          ("container_extra_chars_share", "container_extra_good", "inside_share",
+           "expand_good_share", "max_link_density")),
+    Stage("coverage", widen_to_coverage,
+          "a density, pattern or semantic choice holding little of the page's text",
+          ("coverage_min", "coverage_target", "max_link_density")),
+    Stage("listing-grid", larger_item_grid,
+          "a density, pattern or semantic choice that is not a container of repeated items",
+          ("grid_over_choice", "grid_min_chars", "min_grid_items", "grid_items_share",
+           "min_grid_item_chars", "grid_linked_share")),
+    Stage("short-blocks", widen_small_blocks, "nothing chosen yet",
+          ("coverage_min", "coverage_target", "max_link_density")),
+    Stage("product", product_description,
+          "a density, pattern or semantic choice on a page declaring a product type",
+          ("min_description_share",)),
+    Stage("article-body", structured_article_body,
+          "nothing chosen yet and the page declares an articleBody",
+          ("article_body_min_chars", "article_body_agreement")),
+    Stage("linked-list", linked_item_list, "nothing chosen yet", ("min_list_chars",)),
+    Stage("trafilatura", trafilatura_fallback, "nothing chosen yet"),
+    Stage("fallback-grid", grid_over_fallback, "nothing chosen yet, or trafilatura's choice",
+          ("grid_over_fallback", "grid_min_chars", "min_grid_items", "grid_items_share",
+           "min_grid_item_chars", "grid_linked_share")),
+    Stage("nearly-valid", nearly_valid,
+          "nothing chosen yet, or a fallback choice that fails validation",
+          ("nearly_max_link_density",)),
+    Stage("whole-body", whole_body, "nothing chosen yet"),
+)
+"""The stages of the choice, in the order they run."""
+
+STAGE_NAMES: tuple[str, ...] = tuple(stage.name for stage in STAGES)
+
+
+def run_stages(page: PageAnalysis, stages: tuple[Stage, ...] = STAGES,
+               disabled: frozenset[str] = frozenset()) -> Choice | None:
+    """Run the stages in order over the page; one :class:`Decision` per stage on the page."""
+    choice: Choice | None = None
+    for stage in stages:
+        before = _describe(choice)
+        used = page.thresholds.pick(stage.uses)
+        if stage.name in disabled:
+            page.decisions.append(Decision(stage.name, False, "switched off", before, before,
+                                           used))
+            continue
+        after = stage.run(page, choice)
+        if after is None:
+            page.decisions.append(Decision(stage.name, False, _not_applied(stage, choice),
+                                           before, before, used))
+            continue
+        page.decisions.append(Decision(stage.name, True, after.why, before,
+                                       _describe(after), used))
+        choice = after
+    return choice
+
+
+def _describe(choice: Choice | None) -> dict[str, Any] | None:
+    """A choice's candidate as the trace shows it."""
+    return choice.candidate.describe() if choice is not None else None
+
+
+def _not_applied(stage: Stage, choice: Choice | None) -> str:
+    """Why a stage left the choice as it was, for people."""
+    return f"left the choice as it was (acts when: {stage.runs_when})"
+
+
+def unknown_stages(names: Mapping[str, Any] | frozenset[str] | set[str]) -> list[str]:
+    """The names that are no stage (to refuse a bad ``disabled_stages``)."""
+    return sorted(set(names) - set(STAGE_NAMES))

@@ -1,0 +1,193 @@
+"""The container choice as named stages: which stage decided each kind of page, the decision
+record of every stage, verdicts instead of reason strings, switching stages off, thresholds."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from crawler.extraction import STAGE_NAMES, THRESHOLDS, extract
+from crawler.extraction.candidates import Candidate, Check, Verdict, nearly_valid, validate
+from crawler.extraction.thresholds import Thresholds
+
+WORDS = ["moorings", "tides", "pilots", "cranes", "ferries", "locks", "buoys", "quays", "tugs",
+         "berths", "sluices", "wharves", "beacons", "slipways", "dredgers", "harbourmasters"]
+
+
+def para(i: int) -> str:
+    """A content paragraph no other paragraph repeats."""
+    return (f"<p>Paragraph {i} explains the harbour's {WORDS[i % 16]} in plain words, with the "
+            f"rules visitors need on day {i}, and where to find the office that handles "
+            f"{WORDS[(i + 3) % 16]}.</p>")
+
+
+def paras(start: int, stop: int) -> str:
+    return "".join(para(i) for i in range(start, stop))
+
+
+def card(i: int) -> str:
+    """A linked card of a listing grid."""
+    return (f'<div class="card"><a href="/item/{i}"><h3>Item number {i} of the catalogue of '
+            f'harbour supplies</h3></a><span>Item {i}.</span></div>')
+
+
+def list_card(i: int) -> str:
+    return (f'<li class="card"><a href="/item/{i}">Item number {i} of the catalogue, with '
+            f'{WORDS[i % 16]} and more</a></li>')
+
+
+ARTICLE_BODY = "\\n".join(f"Line {i}: the harbour reopened on Monday after the storm, said the "
+                          f"{WORDS[i % 16]} office." for i in range(12))
+ARTICLE_TEXT = " ".join(f"Line {i}: the harbour reopened on Monday after the storm, said the "
+                        f"{WORDS[i % 16]} office." for i in range(12))
+PRODUCT_PAGE = ('<html><head>{declaration}</head><body><main><div class="buy">' + para(0)
+                + '<button>Add to cart</button></div><div class="product-description">'
+                + paras(1, 4) + '</div><div class="specs">' + paras(4, 6)
+                + "</div></main></body></html>")
+PRODUCT_DECLARED = '<script type="application/ld+json">{"@type":"Product","name":"Kettle"}</script>'
+
+# name, html, url, stages switched off, deciding stage, text that must stay, text that must go
+CASES = [
+    ("article", f"<html><body><nav><a href='/'>Home</a> <a href='/about'>About us</a></nav>"
+                f"<article>{paras(0, 4)}</article><footer>Harbour authority footer</footer>"
+                f"</body></html>", "https://example.org/a", (), "agree",
+     "Paragraph 3 explains", "Harbour authority footer"),
+    ("category page: intro beside a grid", f"<html><body><div class='intro'>{paras(0, 2)}</div>"
+     f"<div class='grid'>{''.join(card(i) for i in range(30))}</div></body></html>",
+     "https://example.org/c", (), "listing-grid", "Item number 29 of the catalogue", None),
+    ("landing page of short sections", "<html><body>" + "".join(
+        f"<section><h2>Part {i}</h2><p>One short sentence about part {i} of our service "
+        f"offer.</p></section>" for i in range(8)) + "</body></html>",
+     "https://example.org/s", (), "short-blocks", "part 7 of our service offer", None),
+    ("declared product", PRODUCT_PAGE.format(declaration=PRODUCT_DECLARED),
+     "https://example.org/pages/kettle", (), "product", "Paragraph 3 explains",
+     "Paragraph 0 explains"),
+    ("articleBody, no container", '<html><head><script type="application/ld+json">'
+     '{"@type":"NewsArticle","articleBody":"' + ARTICLE_BODY + '"}</script></head><body><div>'
+     f"<span>{ARTICLE_TEXT}</span></div></body></html>", "https://example.org/n", (),
+     "article-body", "Line 11: the harbour reopened", None),
+    ("main landmark of linked stories", "<html><body><main>" + "".join(
+        f'<a href="/p/{i}"><h3>Story {i}: the harbour reopened after the storm season</h3>'
+        f'<p>Read how the port handled traffic {i}.</p></a>' for i in range(20))
+     + "</main><footer>Harbour authority footer</footer></body></html>", "https://example.org/l",
+     (), "linked-list", "Story 19: the harbour reopened", "Harbour authority footer"),
+    ("short note", "<html><body><span>Just a short note about the harbour.</span></body></html>",
+     "https://example.org/t", (), "trafilatura", "a short note about the harbour", None),
+    ("grid, trafilatura off", "<html><body><p>Our catalogue.</p><ul class='grid'>"
+     + "".join(list_card(i) for i in range(30)) + "</ul></body></html>",
+     "https://example.org/g", ("trafilatura",), "fallback-grid", "Item number 29", None),
+    ("hub of linked guides, trafilatura off", "<html><body><div class='hub'>" + "".join(
+        f'<p><a href="/g/{i}">Guide {i} to the harbour {WORDS[i % 16]}</a> explains it well.</p>'
+        for i in range(12)) + "</div></body></html>", "https://example.org/h", ("trafilatura",),
+     "nearly-valid", "Guide 11 to the harbour", None),
+    ("short note, trafilatura off", "<html><body><span>Just a short note about the harbour."
+     "</span></body></html>", "https://example.org/w", ("trafilatura",), "whole-body",
+     "a short note about the harbour", None),
+]
+
+
+@pytest.mark.parametrize("name, html, url, off, stage, stays, goes", CASES,
+                         ids=[c[0] for c in CASES])
+def test_the_stage_that_decided(name: str, html: str, url: str, off: tuple[str, ...], stage: str,
+                                stays: str, goes: str | None) -> None:
+    result = extract(html, url, trace=True, disabled_stages=set(off))
+    decisions = result.decisions or []
+    assert [d["stage"] for d in decisions] == list(STAGE_NAMES)  # every stage, in order
+    applied = [d for d in decisions if d["applied"]]
+    assert applied and applied[-1]["stage"] == stage
+    assert all(d["why"] for d in decisions)
+    assert stays in result.content_text
+    if goes is not None:
+        assert goes not in result.content_text
+    for d in decisions:
+        if d["stage"] in off:
+            assert not d["applied"] and d["why"] == "switched off"
+
+
+@pytest.mark.parametrize("url", ["https://example.org/shop/kettle", "https://example.org/pages/kettle"])
+def test_product_stage_follows_declarations_not_the_url_path(url: str) -> None:
+    """The same undeclared page under /shop/ and /pages/ comes out the same: the product stage
+    acts only on a declared product; declared, the purchase box goes and the description stays."""
+    undeclared = extract(PRODUCT_PAGE.format(declaration=""), url, trace=True)
+    assert not any(d["applied"] for d in undeclared.decisions or [] if d["stage"] == "product")
+    assert "Paragraph 0 explains" in undeclared.content_text and "Paragraph 3" in undeclared.content_text
+    declared = extract(PRODUCT_PAGE.format(declaration=PRODUCT_DECLARED), url, trace=True)
+    assert [d["stage"] for d in declared.decisions or [] if d["applied"]][-1] == "product"
+    assert "Paragraph 0 explains" not in declared.content_text and "Paragraph 3" in declared.content_text
+
+
+def test_switching_a_stage_off_changes_only_its_pages() -> None:
+    """Off, the stage's page falls through to a later stage; a page it did not decide is unchanged."""
+    grid_page = CASES[1][1]
+    on = extract(grid_page, "https://example.org/c")
+    off = extract(grid_page, "https://example.org/c", disabled_stages={"listing-grid"})
+    assert "Item number 29" in on.content_text and "Item number 29" not in off.content_text
+    assert "Paragraph 1 explains" in off.content_text
+    article = CASES[0][1]
+    assert extract(article, "https://example.org/a", disabled_stages={"listing-grid"}) \
+        .content_text == extract(article, "https://example.org/a").content_text
+
+
+def test_an_unknown_stage_name_is_refused() -> None:
+    with pytest.raises(ValueError, match="no such extraction stage: widen-everything"):
+        extract("<p>x</p>", "https://example.org/", disabled_stages={"widen-everything"})
+
+
+def test_json_trace_lists_decisions_and_marks_the_chosen_candidate() -> None:
+    """The chosen candidate is shown as chosen, never as rejected, even when it failed
+    validation (a hub page chosen because it fails only on link density)."""
+    result = extract(CASES[8][1], "https://example.org/h", trace=True,
+                     disabled_stages={"trafilatura"})
+    data = result.as_dict(with_trace=True)
+    assert {"stage", "applied", "why", "before", "after", "thresholds_used"} \
+        <= set(data["decisions"][0])
+    near = next(d for d in data["decisions"] if d["stage"] == "nearly-valid")
+    assert near["applied"] and near["thresholds_used"] == {"nearly_max_link_density": 0.7}
+    entries = {e["step"]: e for e in data["trace"]}
+    chosen = [c for c in entries["candidates"]["candidates"] if c["chosen"]]
+    assert len(chosen) == 1 and chosen[0]["failed"] == ["link_density"]
+    assert entries["choice"]["stage"] == "nearly-valid"
+    assert "sources" in entries["metadata"]
+    assert "decisions" not in result.as_dict()
+
+
+def _cand(chars: int, link_density: float, paragraphs: int, tier: str = "density") -> Candidate:
+    import lxml.html
+
+    return Candidate(element=lxml.html.Element("div"), tier=tier, source="test", chars=chars,
+                     link_density=link_density, paragraphs=paragraphs)
+
+
+@pytest.mark.parametrize("chars, link_density, paragraphs, failed", [
+    (800, 0.1, 5, set()),
+    (800, 0.6, 5, {Check.LINK_DENSITY}),
+    (90, 0.1, 1, {Check.TOO_SHORT, Check.FEW_PARAGRAPHS}),
+    (300, 0.6, 1, {Check.FEW_PARAGRAPHS, Check.LINK_DENSITY}),
+    (700, 0.1, 1, set()),  # long enough to waive the paragraph count
+])
+def test_validation_returns_a_verdict(chars: int, link_density: float, paragraphs: int,
+                                      failed: set[Check]) -> None:
+    cand = validate(_cand(chars, link_density, paragraphs))
+    assert cand.verdict == Verdict(frozenset(failed))
+    assert cand.valid is (not failed)
+    assert cand.reasons  # sentences for people, one per failed check or "passes validation"
+
+
+def test_nearly_valid_reads_the_verdict_not_the_sentences() -> None:
+    only_links = validate(_cand(800, 0.6, 5))
+    only_links.reasons = ["reworded for people"]
+    two_checks = validate(_cand(300, 0.6, 1))
+    assert nearly_valid([two_checks, only_links]) is only_links
+    assert nearly_valid([validate(_cand(800, 0.75, 5))]) is None  # beyond 0.7: navigation
+
+
+def test_thresholds_are_frozen_documented_and_sweepable() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        THRESHOLDS.min_chars = 50  # type: ignore[misc]
+    for field in dataclasses.fields(Thresholds):
+        assert field.name in THRESHOLDS.as_dict()
+    strict = dataclasses.replace(THRESHOLDS, min_chars=5000)
+    page = CASES[0][1]
+    assert extract(page, "https://example.org/a").method == "semantic"
+    assert extract(page, "https://example.org/a", thresholds=strict).method != "semantic"
