@@ -63,17 +63,85 @@ def open_database(path: str | Path) -> sqlite_utils.Database:
     return db
 
 
+#: Columns users filter and sort on (export, search, report): one index each.
+INDEXED_COLUMNS = ("domain", "quality_score", "quality_flagged", "fetched_at", "page_type")
+
+#: The FTS5 full-text index over each page's title and main text. It is an external-content
+#: table (the text is read from `pages`, not stored twice), keyed by the page row's rowid, which
+#: an upsert by URL keeps. The triggers keep it in sync with every write that changes the title
+#: or the text, whoever makes it (a crawl's upsert, ``reextract``, ``merge``), and skip the
+#: unchanged pages of a re-crawl.
+SEARCH_TABLE = "pages_fts"
+SEARCH_COLUMNS = ("title", "content_text")
+_SEARCH_SCHEMA = (
+    f"CREATE VIRTUAL TABLE [{SEARCH_TABLE}] USING fts5(title, content_text, "
+    f"content='{PAGES_TABLE}', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')",
+    f"CREATE TRIGGER [{SEARCH_TABLE}_insert] AFTER INSERT ON [{PAGES_TABLE}] BEGIN "
+    f"INSERT INTO [{SEARCH_TABLE}](rowid, title, content_text) "
+    f"VALUES (new.rowid, new.title, new.content_text); END",
+    f"CREATE TRIGGER [{SEARCH_TABLE}_delete] AFTER DELETE ON [{PAGES_TABLE}] BEGIN "
+    f"INSERT INTO [{SEARCH_TABLE}]([{SEARCH_TABLE}], rowid, title, content_text) "
+    f"VALUES ('delete', old.rowid, old.title, old.content_text); END",
+    f"CREATE TRIGGER [{SEARCH_TABLE}_update] AFTER UPDATE OF title, content_text "
+    f"ON [{PAGES_TABLE}] WHEN old.title IS NOT new.title "
+    f"OR old.content_text IS NOT new.content_text BEGIN "
+    f"INSERT INTO [{SEARCH_TABLE}]([{SEARCH_TABLE}], rowid, title, content_text) "
+    f"VALUES ('delete', old.rowid, old.title, old.content_text); "
+    f"INSERT INTO [{SEARCH_TABLE}](rowid, title, content_text) "
+    f"VALUES (new.rowid, new.title, new.content_text); END",
+)
+
+
 def ensure_pages_table(db: sqlite_utils.Database) -> None:
-    """Create the `pages` table, or add any column a newer version knows and it lacks."""
+    """Create the `pages` table, or add any column a newer version knows and it lacks; then
+    make sure its indexes and its full-text index exist (built once for an older database)."""
     table = db[PAGES_TABLE]
     if not table.exists():
         table.create(PAGES_COLUMNS, pk="url")
-        table.create_index(["domain"], if_not_exists=True)
+    else:
+        existing = set(table.columns_dict)
+        for name, col_type in PAGES_COLUMNS.items():
+            if name not in existing:
+                table.add_column(name, col_type)
+    for column in INDEXED_COLUMNS:
+        table.create_index([column], if_not_exists=True)
+    ensure_search_index(db)
+
+
+def ensure_search_index(db: sqlite_utils.Database) -> None:
+    """Create the full-text index and its triggers if missing, indexing the pages stored so far."""
+    if db[SEARCH_TABLE].exists():
         return
-    existing = set(table.columns_dict)
-    for name, col_type in PAGES_COLUMNS.items():
-        if name not in existing:
-            table.add_column(name, col_type)
+    with db.conn:
+        for statement in _SEARCH_SCHEMA:
+            db.conn.execute(statement)
+        db.conn.execute(f"INSERT INTO [{SEARCH_TABLE}]([{SEARCH_TABLE}]) VALUES ('rebuild')")
+
+
+def rebuild_search_index(db: sqlite_utils.Database) -> None:
+    """Index every page again (after rows were written with the triggers absent, or a VACUUM
+    renumbered the rows)."""
+    with db.conn:
+        db.conn.execute(f"INSERT INTO [{SEARCH_TABLE}]([{SEARCH_TABLE}]) VALUES ('rebuild')")
+
+
+def domain_condition(domains: list[str] | tuple[str, ...]) -> tuple[str, list[str]]:
+    """A SQL condition (and its parameters) matching pages of any of ``domains``.
+
+    A name without a port matches the host on any port (``127.0.0.1`` matches
+    ``127.0.0.1:8000``), as the stored domain is the URL's host and port.
+    """
+    parts: list[str] = []
+    params: list[str] = []
+    for name in domains:
+        if ":" in name.rsplit("]", 1)[-1]:
+            parts.append("domain = ?")
+            params.append(name)
+        else:
+            parts.append("(domain = ? OR domain LIKE ? ESCAPE '\\')")
+            escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            params.extend([name, escaped + ":%"])
+    return "(" + " OR ".join(parts) + ")", params
 
 
 #: zlib level of stored pages: 3 compresses HTML twice as fast as the default 6 (about 0.4 ms

@@ -216,3 +216,15 @@ def chromium_path() -> str:
         pytest.fail(f"rendering tests need chromium at {path}; run the test command from the "
                     "README, which installs it")
     return path
+
+
+@pytest.fixture(scope="session")
+def crawled_docs_site(tmp_path_factory: pytest.TempPathFactory) -> CrawlResult:
+    """A real crawl of the Hugo Book test site (37 pages, no rendering), made once per test
+    session for the commands that read a crawl database; copy ``db_path`` before changing it."""
+    workdir = tmp_path_factory.mktemp("docs-crawl")
+    with static_servers() as start:
+        server = start("hugo-book")
+        crawl = run_crawl(server.url("/"), workdir, spider_args={"render": "never"})
+    assert crawl.returncode == 0, crawl.log[-3000:]
+    return crawl

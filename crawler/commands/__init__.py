@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import sqlite_utils
+
 #: Modules whose ``register`` is called, in the order they appear in ``--help``.
 COMMAND_MODULES: list[str] = [
     "crawler.commands.demo",
@@ -17,6 +19,7 @@ COMMAND_MODULES: list[str] = [
     "crawler.commands.reextract",
     "crawler.commands.merge",
     "crawler.commands.redis_clear",
+    "crawler.commands.search",
 ]
 
 
@@ -25,3 +28,21 @@ def add_database_arguments(parser: argparse.ArgumentParser, *, verb: str) -> Non
     parser.add_argument("db", type=Path, metavar="DB", help="crawl database")
     parser.add_argument("--domain", action="append", metavar="D",
                         help=f"{verb} only this domain (repeatable; default: every domain)")
+
+
+def missing_domains(db: sqlite_utils.Database, requested: list[str]) -> str | None:
+    """A sentence naming the requested domains that match no stored page, with the domains the
+    database holds; None when every requested domain matches (with or without its port)."""
+    from crawler.storage import domain_condition, domains
+
+    missing = []
+    for name in requested:
+        condition, params = domain_condition([name])
+        if db.conn.execute(f"SELECT 1 FROM pages WHERE {condition} LIMIT 1", params).fetchone() is None:
+            missing.append(name)
+    if not missing:
+        return None
+    known = domains(db)
+    shown = ", ".join(known[:10]) + (f" and {len(known) - 10} more" if len(known) > 10 else "")
+    return (f"no pages of {', '.join(missing)} in this database; "
+            f"it holds {shown or 'no pages'}")

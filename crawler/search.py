@@ -1,0 +1,100 @@
+"""Full-text search over a crawl database: ranked pages with a snippet of the matching text.
+
+The index (SQLite FTS5 over each page's title and main text, see ``crawler.storage``) is kept
+in sync by the database itself; this module turns a user's query into an FTS5 query, ranks
+with BM25 (a match in the title weighs ``TITLE_WEIGHT`` times one in the text) and returns
+plain records, for the ``search`` command and for any other caller (an agent's tool, a report).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from crawler.storage import PAGES_TABLE, SEARCH_TABLE, domain_condition, open_database
+
+#: BM25 weight of a title match against a match in the text (a page named after the query
+#: is what a user looks for first).
+TITLE_WEIGHT = 5.0
+#: Tokens of text around the matches in a snippet (FTS5 allows at most 64).
+SNIPPET_TOKENS = 24
+
+_TERM = re.compile(r'"([^"]*)"|(\S+)')
+
+
+class SearchError(Exception):
+    """The search cannot run (no database, an empty query); the message is one sentence."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One page matching a query; ``score`` is the negated BM25 rank (higher is better)."""
+
+    url: str
+    title: str | None
+    domain: str | None
+    snippet: str
+    score: float
+    quality_score: float | None
+    page_type: str | None
+
+
+def fts_query(text: str) -> str:
+    """The FTS5 query for what a user typed: every word must appear (in any order), a
+    ``"quoted phrase"`` must appear as written, and ``word*`` matches a prefix. Operators and
+    punctuation are taken as text, so no input is a syntax error."""
+    terms: list[str] = []
+    for phrase, word in _TERM.findall(text):
+        raw = phrase if phrase else word
+        prefix = not phrase and raw.endswith("*") and len(raw) > 1
+        raw = raw.rstrip("*") if prefix else raw
+        if not any(char.isalnum() for char in raw):
+            continue  # punctuation alone holds no token to match
+        terms.append('"' + raw.replace('"', '""') + '"' + ("*" if prefix else ""))
+    return " ".join(terms)
+
+
+def search(db_path: str | Path, query: str, domain: str | None = None, limit: int = 10, *,
+           highlight: tuple[str, str] = ("[", "]")) -> list[Hit]:
+    """The pages of ``db_path`` best matching ``query``, at most ``limit``.
+
+    ``domain`` keeps one domain's pages (with or without its port). ``highlight`` is put
+    around each matched word of the snippet.
+    """
+    path = Path(db_path)
+    if not path.is_file():
+        raise SearchError(f"no database at {path}")
+    match = fts_query(query)
+    if not match:
+        raise SearchError("the query has no words to search for")
+    if limit < 1:
+        raise SearchError("the limit must be 1 or more")
+    sql = (f"SELECT p.url, p.title, p.domain, "
+           f"snippet([{SEARCH_TABLE}], 1, ?, ?, '…', {SNIPPET_TOKENS}), "
+           f"bm25([{SEARCH_TABLE}], {TITLE_WEIGHT}, 1.0) AS score, p.quality_score, p.page_type "
+           f"FROM [{SEARCH_TABLE}] JOIN [{PAGES_TABLE}] p ON p.rowid = [{SEARCH_TABLE}].rowid "
+           f"WHERE [{SEARCH_TABLE}] MATCH ?")
+    params: list[object] = [highlight[0], highlight[1], match]
+    if domain:
+        condition, domain_params = domain_condition([domain])
+        sql += f" AND {condition}"
+        params.extend(domain_params)
+    sql += " ORDER BY score, p.url LIMIT ?"
+    params.append(limit)
+    db = open_database(path)
+    try:
+        rows = db.conn.execute(sql, params).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise SearchError(f"cannot search {path}: {exc}") from exc
+    finally:
+        db.conn.close()
+    return [Hit(url=url, title=title, domain=dom, snippet=_one_line(snippet or ""), score=-score,
+                quality_score=quality, page_type=page_type)
+            for url, title, dom, snippet, score, quality, page_type in rows]
+
+
+def _one_line(text: str) -> str:
+    """A snippet with its line breaks and runs of spaces collapsed."""
+    return " ".join(text.split())
