@@ -226,6 +226,7 @@ def test_dedup_stats_prints_what_dedup_stored(crawl_db: Path,
 def test_export_writes_cleaned_content_as_jsonl(crawl_db: Path, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     main(["dedup", str(crawl_db)])
+    capsys.readouterr()
     out = tmp_path / "cleaned.jsonl"
     assert main(["export", str(crawl_db), "-o", str(out)]) == 0
     assert capsys.readouterr().err == f"exported 15 pages from pages to {out}\n"

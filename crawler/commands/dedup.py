@@ -12,10 +12,14 @@ import logging
 import sys
 from pathlib import Path
 
+import sqlite_utils
+
 from crawler.commands import add_database_arguments
 from crawler.dedup.config import DedupConfig, DedupConfigError
-from crawler.dedup.store import CLEANED_COLUMN, SOURCE_COLUMN, dedup_database, stored_stats
+from crawler.dedup.store import (CLEANED_COLUMN, SOURCE_COLUMN, DomainResult, dedup_database,
+                                 stored_stats)
 from crawler.items import FEED_FIELDS
+from crawler.progress import Progress
 from crawler.storage import PAGES_TABLE, domains, iter_pages, open_database
 
 logger = logging.getLogger(__name__)
@@ -91,7 +95,7 @@ def run_dedup(args: argparse.Namespace) -> int:
             if unknown:
                 print(f"error: no pages of {', '.join(unknown)} in {args.db}.", file=sys.stderr)
                 return 1
-        results = dedup_database(db, config, only=args.domain)
+        results = dedup_with_progress(db, config, args.domain or domains(db))
     finally:
         db.conn.close()
     print(f"{'domain':32s} {'pages':>6s} {'boilerplate':>11s} {'removed':>8s}")
@@ -100,6 +104,16 @@ def run_dedup(args: argparse.Namespace) -> int:
         print(f"{result.domain:32s} {fp.pages_analyzed:6d} {fp.blocks_boilerplate:11d} "
               f"{100 * result.removed_share:7.1f}%")
     return 0
+
+
+def dedup_with_progress(db: sqlite_utils.Database, config: DedupConfig,
+                        chosen: list[str]) -> list[DomainResult]:
+    """Run the boilerplate analysis of the ``chosen`` domains with a progress display."""
+    marks = ", ".join("?" for _ in chosen)
+    pages = db.conn.execute(f"SELECT count(*) FROM [{PAGES_TABLE}] WHERE domain IN ({marks})",
+                            chosen).fetchone()[0]
+    with Progress(2 * pages, "dedup (each page read twice)") as progress:
+        return dedup_database(db, config, only=chosen, advance=progress.update)
 
 
 def run_stats(args: argparse.Namespace) -> int:

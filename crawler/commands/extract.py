@@ -27,9 +27,10 @@ import urllib.request
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import Any, Iterator
 
 from crawler import __version__
+from crawler.progress import track
 
 logger = logging.getLogger(__name__)
 
@@ -267,15 +268,6 @@ def extract_page(page: CorpusPage) -> dict[str, Any]:
     return record
 
 
-def _progress(done: int, total: int, started: float, stream: TextIO) -> None:
-    """Redraw a one-line progress bar."""
-    width = 30
-    filled = int(width * done / total) if total else width
-    rate = done / max(time.perf_counter() - started, 1e-9)
-    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:.1f} pages/s")
-    stream.flush()
-
-
 def _results(pages: list[CorpusPage], jobs: int) -> Iterator[dict[str, Any]]:
     """Prediction records in corpus order, computed in ``jobs`` processes (in-process for 1)."""
     if jobs <= 1:
@@ -298,18 +290,13 @@ def run_extract_corpus(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=sys.stderr)
         return 2
-    show = sys.stderr.isatty()
     started = time.perf_counter()
     errors = 0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     with args.output.open("w", encoding="utf-8") as out:
-        for done, record in enumerate(_results(pages, args.jobs), 1):
+        for record in track(_results(pages, args.jobs), "extract-corpus", total=len(pages)):
             errors += "error" in record
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            if show:
-                _progress(done, len(pages), started, sys.stderr)
-    if show:
-        sys.stderr.write("\n")
     elapsed = time.perf_counter() - started
     logger.info("Extracted %d pages in %.1f s (%.1f pages/s, %d jobs, %d errors) into %s",
                 len(pages), elapsed, len(pages) / max(elapsed, 1e-9), args.jobs, errors, args.output)

@@ -19,8 +19,11 @@ from pathlib import Path
 import sqlite_utils
 
 from crawler.dedup.config import DedupConfig, DedupConfigError
-from crawler.dedup.store import DomainResult, dedup_database
+from crawler.commands.dedup import dedup_with_progress
+from crawler.dedup.store import DomainResult
+from crawler.progress import track
 from crawler.storage import PAGES_TABLE, ensure_pages_table, open_database
+from crawler.storage import domains as stored_domains
 
 logger = logging.getLogger(__name__)
 
@@ -104,8 +107,8 @@ def merge_shards(shards: list[Path], output: Path, *, dedup: DedupConfig | None 
     _check_paths(shards, output)
     db = open_database(output)
     try:
-        results = [_merge_one(db, shard) for shard in shards]
-        domains = dedup_database(db, dedup) if dedup is not None else []
+        results = [_merge_one(db, shard) for shard in track(shards, "merge", unit="shards")]
+        domains = dedup_with_progress(db, dedup, stored_domains(db)) if dedup is not None else []
     finally:
         db.close()
     return results, domains

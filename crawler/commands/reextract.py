@@ -20,12 +20,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import sqlite_utils
+
 from crawler.commands import add_database_arguments
+from crawler.commands.dedup import dedup_with_progress
+from crawler.content_hash import content_hash
 from crawler.decoding import decode_page
 from crawler.dedup.config import DedupConfig
-from crawler.dedup.store import dedup_database
 from crawler.extraction import extract
 from crawler.items import EXTRACTED_FIELDS
+from crawler.progress import Progress
 from crawler.storage import PAGES_TABLE, decompress_html, domains, open_database
 
 logger = logging.getLogger(__name__)
@@ -74,6 +78,13 @@ def _jobs(db_path: Path, urls: list[str]) -> Iterator[tuple[str, str]]:
         reader.conn.close()
 
 
+def _text_changed(db: sqlite_utils.Database, url: str, new_text: str) -> bool:
+    """True when the stored main text of ``url`` differs from ``new_text`` (by content hash)."""
+    row = db.conn.execute(f"SELECT content_text FROM [{PAGES_TABLE}] WHERE url = ?",
+                          [url]).fetchone()
+    return row is None or content_hash(row[0]) != content_hash(new_text)
+
+
 def run(args: argparse.Namespace) -> int:
     """Re-extract the chosen pages, report the counts, re-run dedup on their domains."""
     if not args.db.exists():
@@ -93,8 +104,9 @@ def run(args: argparse.Namespace) -> int:
         urls = [r[0] for r in db.conn.execute(
             f"SELECT url FROM [{PAGES_TABLE}] WHERE domain IN ({marks}) ORDER BY url", chosen)]
         started = time.perf_counter()
-        updated = failed = 0
+        updated = failed = changed = 0
         with contextlib.ExitStack() as stack:
+            progress = stack.enter_context(Progress(len(urls), "reextract"))
             jobs = _jobs(args.db, urls)
             results: Iterator[tuple[str, dict[str, Any] | None, str | None]]
             if args.jobs > 1:
@@ -104,19 +116,22 @@ def run(args: argparse.Namespace) -> int:
             else:
                 results = map(_extract_job, jobs)
             for url, values, error in results:
+                progress.update()
                 if values is None:
                     failed += 1
                     logger.warning("Extraction failed for %s (%s); its row is unchanged",
                                    url, error)
                     continue
+                changed += _text_changed(db, url, values["content_text"])
                 with db.conn:
                     db[PAGES_TABLE].update(url, values)
                 updated += 1
         elapsed = time.perf_counter() - started
         print(f"{updated} pages re-extracted, {failed} failed, in {elapsed:.1f} s "
-              f"({updated / elapsed if elapsed else 0:.1f} pages/s)")
+              f"({updated / elapsed if elapsed else 0:.1f} pages/s); main text changed on "
+              f"{changed} pages, the same on {updated - changed}")
         if not args.no_dedup and updated:
-            for result in dedup_database(db, DedupConfig(), only=list(chosen)):
+            for result in dedup_with_progress(db, DedupConfig(), list(chosen)):
                 print(f"dedup {result.domain} (default settings; `dedup` takes others): "
                       f"{100 * result.removed_share:.1f}% of bytes removed as boilerplate")
     finally:

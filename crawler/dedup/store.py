@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -90,15 +90,21 @@ def ensure_boilerplate_table(db: sqlite_utils.Database) -> None:
 
 
 def dedup_database(db: sqlite_utils.Database, config: DedupConfig,
-                   only: list[str] | None = None, batch_size: int = 500) -> list[DomainResult]:
+                   only: list[str] | None = None, batch_size: int = 500,
+                   advance: Callable[[int], None] | None = None) -> list[DomainResult]:
     """Run :func:`dedup_domain` for every domain in ``only`` (default: all stored domains)."""
-    return [dedup_domain(db, domain, config, batch_size=batch_size)
+    return [dedup_domain(db, domain, config, batch_size=batch_size, advance=advance)
             for domain in (only if only is not None else domains(db))]
 
 
 def dedup_domain(db: sqlite_utils.Database, domain: str, config: DedupConfig,
-                 batch_size: int = 500) -> DomainResult:
-    """Fingerprint all stored pages of ``domain``; write their cleaned content, the fingerprint."""
+                 batch_size: int = 500,
+                 advance: Callable[[int], None] | None = None) -> DomainResult:
+    """Fingerprint all stored pages of ``domain``; write their cleaned content, the fingerprint.
+
+    Each page is read twice (counted, then stripped); ``advance(n)`` is told of every ``n``
+    pages read, for a progress display (2 x pages in all).
+    """
     started = time.perf_counter()
     ensure_boilerplate_table(db)
     counter = BlockCounter(min_block_chars=config.min_block_chars, normalise=config.normalise)
@@ -107,6 +113,8 @@ def dedup_domain(db: sqlite_utils.Database, domain: str, config: DedupConfig,
         counter.add(row[SOURCE_COLUMN])
         if config.whole_page:
             counter.add_page_lines(page_lines(stored_page_text(row["raw_html"], row["encoding"])))
+        if advance is not None:
+            advance(1)
     fingerprint = counter.fingerprint(threshold_pct=config.threshold_pct,
                                       min_pages=config.min_pages)
     bytes_total = bytes_removed = pages_changed = 0
@@ -125,6 +133,8 @@ def dedup_domain(db: sqlite_utils.Database, domain: str, config: DedupConfig,
         with db.conn:
             db.conn.executemany(
                 f"UPDATE [{PAGES_TABLE}] SET [{CLEANED_COLUMN}] = ? WHERE url = ?", updates)
+        if advance is not None:
+            advance(len(batch))
     result = DomainResult(domain=domain, fingerprint=fingerprint, bytes_total=bytes_total,
                           bytes_removed=bytes_removed, pages_changed=pages_changed,
                           seconds=time.perf_counter() - started)
