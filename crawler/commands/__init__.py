@@ -19,6 +19,7 @@ COMMAND_MODULES: list[str] = [
     "crawler.commands.reextract",
     "crawler.commands.merge",
     "crawler.commands.redis_clear",
+    "crawler.commands.export",
     "crawler.commands.search",
 ]
 

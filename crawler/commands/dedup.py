@@ -1,13 +1,12 @@
-"""``dedup``, ``dedup-stats``, ``export``: re-run the domain boilerplate analysis, read it out.
+"""``dedup`` and ``dedup-stats``: re-run the domain boilerplate analysis, read it out.
 
 The JSONL feed written during a crawl cannot hold cleaned content (items leave the pipelines
-before the spider closes and dedup runs), so ``export`` writes pages with ``cleaned_content``.
+before the spider closes and dedup runs); ``export`` writes pages with ``cleaned_content``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from pathlib import Path
@@ -16,20 +15,14 @@ import sqlite_utils
 
 from crawler.commands import add_database_arguments
 from crawler.dedup.config import DedupConfig, DedupConfigError
-from crawler.dedup.store import (CLEANED_COLUMN, SOURCE_COLUMN, DomainResult, dedup_database,
-                                 stored_stats)
-from crawler.items import FEED_FIELDS
+from crawler.dedup.store import DomainResult, dedup_database, stored_stats
 from crawler.progress import Progress
-from crawler.storage import PAGES_TABLE, domains, iter_pages, open_database
+from crawler.storage import PAGES_TABLE, domains, open_database
 
 logger = logging.getLogger(__name__)
 
-#: Columns of each exported line: the feed's fields, then the cleaned content.
-EXPORT_FIELDS = [*FEED_FIELDS, CLEANED_COLUMN]
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``dedup``, ``dedup-stats`` and ``export`` sub-commands."""
+    """Add the ``dedup`` and ``dedup-stats`` sub-commands."""
     defaults = DedupConfig()
     dedup = subparsers.add_parser(
         "dedup", help="find blocks repeated across each domain's pages and write cleaned_content",
@@ -54,15 +47,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                               "of each domain.")
     stats.add_argument("db", type=Path, metavar="DB", help="crawl database")
     stats.set_defaults(func=run_stats)
-
-    export = subparsers.add_parser(
-        "export", help="write pages with their cleaned content as JSONL",
-        description="Write every stored page (feed fields plus cleaned_content) as one JSON line.")
-    export.add_argument("db", type=Path, metavar="DB", help="crawl database")
-    export.add_argument("-o", "--output", required=True, type=Path, metavar="FILE",
-                        help="JSONL file to write ('-' for standard output)")
-    export.add_argument("--domain", metavar="D", help="export only this domain")
-    export.set_defaults(func=run_export)
 
 
 def _require_database(path: Path) -> bool:
@@ -136,37 +120,4 @@ def run_stats(args: argparse.Namespace) -> int:
               f"{row['blocks_boilerplate']:11d} {100 * share:7.1f}% "
               f"{row['bytes_removed_avg']:9.0f}  "
               f"{row['updated_at']}")
-    return 0
-
-
-def run_export(args: argparse.Namespace) -> int:
-    """Stream the pages to JSONL; a page never deduplicated gets its markdown as cleaned content."""
-    if not _require_database(args.db):
-        return 1
-    db = open_database(args.db)
-    out = sys.stdout if str(args.output) == "-" else args.output.open("w", encoding="utf-8")
-    count = missing = 0
-    try:
-        for row in iter_pages(db, EXPORT_FIELDS, domain=args.domain):
-            if row.get("quality_reasons"):
-                try:
-                    row["quality_reasons"] = json.loads(row["quality_reasons"])
-                except ValueError:
-                    pass
-            for flag in ("rendered", "quality_flagged"):
-                if row.get(flag) is not None:
-                    row[flag] = bool(row[flag])
-            if row[CLEANED_COLUMN] is None:
-                missing += 1
-                row[CLEANED_COLUMN] = row.get(SOURCE_COLUMN) or ""
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
-            count += 1
-    finally:
-        db.conn.close()
-        if out is not sys.stdout:
-            out.close()
-    print(f"exported {count} pages from {PAGES_TABLE} to {args.output}", file=sys.stderr)
-    if missing:
-        print(f"{missing} pages had no cleaned content yet (the markdown is exported as is); "
-              f"run: python -m crawler dedup {args.db}", file=sys.stderr)
     return 0
