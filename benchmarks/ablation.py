@@ -9,7 +9,7 @@ when it was off, and the F1 it adds (all on minus switched off; negative = it co
 corpus per page type, and the snippet F1 it adds on the snippet corpus. Scored with the corpus
 scorer (``score_extraction.py`` beside the corpora).
 
-    python benchmarks/ablation.py [--jobs 2] [--limit N] [--json out.json]
+    python benchmarks/ablation.py [--jobs 2] [--limit N] [--json out.json] [--texts base.jsonl]
 """
 
 from __future__ import annotations
@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="first N pages of each corpus")
     parser.add_argument("--json", default=None, help="write the table here")
+    parser.add_argument("--texts", default=None,
+                        help="write each page's text with all stages on here (JSON lines)")
     args = parser.parse_args(argv)
     scorer = load_scorer()
     rows = load_pages("body", args.limit) + load_pages("snippets", args.limit)
@@ -116,6 +118,10 @@ def main(argv: list[str] | None = None) -> int:
             for stage in stages:
                 applied[stage].append(page_id)
         base_figures = figures(scorer, rows, base)
+        if args.texts:
+            with open(args.texts, "w", encoding="utf-8") as out:
+                for page_id, text in base.items():
+                    out.write(json.dumps({"id": page_id, "text": text}, ensure_ascii=False) + "\n")
         table = []
         by_id = {r["id"]: r for r in rows}
         for stage in STAGE_NAMES:

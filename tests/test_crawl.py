@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from crawler.exit_codes import STARTUP_ERROR, exit_code_for
 from tests.conftest import (SITES_DIR, CrawlResult, StaticSiteServer, run_crawl,
                             static_servers)
 
@@ -165,6 +166,25 @@ def test_missing_browser_with_render_always_stops_with_a_clear_message(serve_sit
     assert "Traceback" not in result.log
     assert result.items == []
     assert result.stats["finish_reason"] == "startup_error"
+
+
+def test_broken_site_rules_stop_the_crawl_at_start_with_one_sentence(serve_site,
+                                                                     tmp_path: Path) -> None:
+    """A rules folder that fails its schema stops the crawl before the first request (exit code
+    of startup_error), with one sentence, not a warning per page or per worker."""
+    rules = tmp_path / "rules"
+    (rules / "frameworks").mkdir(parents=True)
+    (rules / "domains").mkdir()
+    (rules / "cleaning.yaml").write_text("remove: ['nav']\nboilerplate_pattern: '(?:share|'\n")
+    server = serve_site("behaviours")
+    result = run_crawl(server.url("/"), tmp_path / "out", env={"SITE_RULES_DIR": str(rules)},
+                       spider_args={"sitemaps": "false"})
+    assert result.stats["finish_reason"] == STARTUP_ERROR and exit_code_for(STARTUP_ERROR) == 2
+    problem = result.stats["crawl/startup_error"]
+    assert problem.startswith(f"the site rules in {rules} are invalid: cleaning.yaml: "
+                              "boilerplate_pattern is not a valid regular expression")
+    assert result.log.count("Cannot start the crawl") == 1 and "Traceback" not in result.log
+    assert result.items == []
 
 
 @pytest.mark.parametrize(("spider_args", "expected_paths"), [

@@ -105,6 +105,44 @@ def test_a_broken_rule_file_is_reported_not_fatal(tmp_path: Path) -> None:
     assert any(e.startswith("broken.yaml") for e in rules.errors)
 
 
+@pytest.mark.parametrize("file, text, error", [
+    ("domains/typo.yaml", "name: t\ndomains: [t.example]\ncontnet: ['main']\n",
+     "typo.yaml: unknown key 'contnet'"),
+    ("domains/types.yaml", "name: t\ndomains: [t.example]\ncontent: {main: 1}\n",
+     "types.yaml: 'content' must be a list, not a dict"),
+    ("frameworks/detect.yaml", "name: d\ndetect:\n  generators: ['^D']\n",
+     "detect.yaml detect: unknown key 'generators'"),
+    ("frameworks/list.yaml", "- name: a\n- name: b\n", "list.yaml: holds a list"),
+    ("frameworks/theme.yaml", "name: th\ndetect:\n  selectors: ['div[[']\n",
+     "theme.yaml: invalid detect selector 'div[['"),
+    ("cleaning.yaml", "boilerplate_pattern: '(?:share|'\nremove: ['nav']\n",
+     "cleaning.yaml: boilerplate_pattern is not a valid regular expression"),
+    ("cleaning.yaml", "remove: ['nav']\nboilerplate_patterns: 'share'\n",
+     "cleaning.yaml: unknown key 'boilerplate_patterns'"),
+])
+def test_rule_files_are_checked_against_their_schema(tmp_path: Path, file: str, text: str,
+                                                     error: str) -> None:
+    """Each broken file gives one problem naming the file and the key; the sound rules of the
+    folder still load (what must stay), and the folder's problem is one sentence."""
+    folder = _rule_dir(tmp_path, "name: mugs\ndomains: [mugs.example]\ncontent: ['div.story']\n")
+    (folder / file).write_text(text)
+    rules = load_rules(folder)
+    assert any(e.startswith(error) for e in rules.errors), rules.errors
+    assert [r.name for r in rules.domains if r.name == "mugs"] == ["mugs"]
+    problem = rules.problem()
+    assert problem is not None and problem.startswith(f"the site rules in {folder} are invalid: ")
+    assert "\n" not in problem
+
+
+def test_the_project_rules_are_sound() -> None:
+    """The shipped site_rules folder passes its own schema (a crawl would refuse it otherwise)."""
+    rules = load_rules()
+    assert rules.errors == () and rules.problem() is None
+    assert rules.cleaning.content_name_pattern is not None
+    assert rules.cleaning.content_name_pattern.search("styles_articleBody__x1Yz")
+    assert not rules.cleaning.content_name_pattern.search("sidebar-widget")
+
+
 REPLY = ("The harbour reopened on Monday after three weeks of repairs, and the first boats "
          "arrived before noon; the pier looks better than it did before the storm.")
 

@@ -32,16 +32,6 @@ TIER_BODY = "body"
 StatsMap = Mapping[etree._Element, Stats]
 """Text figures by element: the page's own, or a candidate's wrapper figures over the page's."""
 
-CONTENT_NAME = re.compile(
-    r"(?:article|story|post|entry|blog|news|page|main|single|product|item|td-post|c-entry|"
-    r"l-article|rich|msg|message)[-_]{0,2}(?:body|content|text|entry|copy|inner|main|"
-    r"description|detail)"
-    r"|(?:^|[-_\s])(?:articlebody|storybody|postbody|entrycontent|bodytext|body-text|"
-    r"markdown-body|prose|rich-text|richtext|post|article|entry|main-content|maincontent|"
-    r"page-content|content-body|field-body|node-content|text-content)(?:$|[-_\s])", re.I)
-"""Class/id/hook names of content wrappers; searched inside the name so hashed CSS-in-JS names
-(``styles_articleBody__x1Yz``, ``ArticleBody-sc-3kq9``) match too."""
-
 HOOK_ATTRIBUTES = ("class", "id", "data-testid", "data-component", "data-module", "itemprop",
                    "data-qa", "data-test")
 
@@ -209,15 +199,19 @@ def semantic_candidates(tree: etree._Element, stats: StatsMap,
 
 def pattern_candidates(tree: etree._Element, stats: StatsMap,
                        scores: Mapping[etree._Element, float],
+                       content_name: re.Pattern[str] | None,
                        t: Thresholds = THRESHOLDS) -> list[Candidate]:
-    """Candidates whose class, id or data hook names a content wrapper (largest few)."""
+    """Candidates whose class, id or data hook matches ``content_name`` (the rules'
+    ``content_name_pattern``): the largest few, and the common container of repeated ones."""
+    if content_name is None:
+        return []
     found: list[tuple[int, etree._Element, str]] = []
     for el, st in stats.items():
         if st.chars < t.min_chars or el.tag in ("html", "body", "a", "span", "p", "li", "ul"):
             continue
         for attr in HOOK_ATTRIBUTES:
             value = el.get(attr)
-            if value and CONTENT_NAME.search(value):
+            if value and content_name.search(value):
                 if not _in_frame(el):  # a "prose" policy text in a footer modal is not content
                     found.append((st.chars, el, f"{attr}={value[:60]!r}"))
                 break

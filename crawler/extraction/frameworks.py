@@ -57,6 +57,22 @@ class CleaningRules:
     secondary_section_pattern: re.Pattern[str] | None = None
     not_content_pattern: re.Pattern[str] | None = None
     product_description_pattern: re.Pattern[str] | None = None
+    content_name_pattern: re.Pattern[str] | None = None
+
+
+#: What a framework or domain rule file may hold: key -> the YAML type of its value (a single
+#: string is accepted where a list is expected).
+RULE_SCHEMA: dict[str, type] = {"name": str, "detect": dict, "themes": dict, "domains": list,
+                                "content": list, "exclude": list, "keep": list}
+DETECT_SCHEMA: dict[str, type] = {"generator": list, "selectors": list}
+#: What cleaning.yaml may hold: selector lists and class/id name patterns (regular expressions).
+CLEANING_SELECTOR_KEYS = ("remove", "ad_selectors")
+CLEANING_PATTERN_KEYS = ("boilerplate_pattern", "keep_pattern", "state_name_pattern",
+                         "hidden_content_pattern", "secondary_section_pattern",
+                         "not_content_pattern", "product_description_pattern",
+                         "content_name_pattern")
+CLEANING_SCHEMA: dict[str, type] = {**{k: list for k in CLEANING_SELECTOR_KEYS},
+                                    **{k: str for k in CLEANING_PATTERN_KEYS}}
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,15 @@ class RuleSet:
     domains: tuple[Rule, ...] = ()
     cleaning: CleaningRules = field(default_factory=CleaningRules)
     errors: tuple[str, ...] = ()
+    folder: str = ""
+
+    def problem(self) -> str | None:
+        """One sentence naming the first problem of the rules folder (None when it is sound): a
+        crawl refuses to start on it rather than extract every page with a rule missing."""
+        if not self.errors:
+            return None
+        more = f" (and {len(self.errors) - 1} more problems)" if len(self.errors) > 1 else ""
+        return f"the site rules in {self.folder} are invalid: {self.errors[0]}{more}"
 
 
 @dataclass
@@ -120,13 +145,36 @@ def _iter_yaml(folder: Any) -> Iterable[tuple[str, str]]:
 
 
 def _parse_file(name: str, text: str) -> dict[str, Any]:
-    """Parse one rule file (YAML, or TOML when the name ends in .toml)."""
+    """Parse one rule file (YAML, or TOML when the name ends in .toml); ValueError when it does
+    not hold a mapping of keys."""
     if name.endswith(".toml"):
         import tomllib
 
         return tomllib.loads(text)
     data = yaml.safe_load(text)
-    return data if isinstance(data, dict) else {}
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ValueError(f"holds a {type(data).__name__}, not a mapping of rule keys")
+    return data
+
+
+def schema_errors(name: str, data: dict[str, Any], schema: dict[str, type]) -> list[str]:
+    """What in a parsed rule file does not fit its schema: unknown keys, values of the wrong
+    type (a single string stands for a one-item list)."""
+    errors = []
+    for key, value in data.items():
+        expected = schema.get(key)
+        if expected is None:
+            errors.append(f"{name}: unknown key {key!r} (known: {', '.join(schema)})")
+        elif value is not None and not isinstance(value, expected) \
+                and not (expected is list and isinstance(value, str)):
+            errors.append(f"{name}: {key!r} must be a {_TYPE_NAMES[expected]}, "
+                          f"not a {type(value).__name__}")
+    return errors
+
+
+_TYPE_NAMES = {str: "string", list: "list", dict: "mapping"}
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -149,7 +197,11 @@ def _valid_css(css: str) -> bool:
 
 def _build_rule(kind: str, name: str, data: dict[str, Any], errors: list[str]) -> Rule:
     """A Rule from a parsed rule file, dropping (and reporting) invalid selectors."""
+    errors.extend(schema_errors(name, data, RULE_SCHEMA))
     detect = data.get("detect") or {}
+    if not isinstance(detect, dict):
+        detect = {}
+    errors.extend(schema_errors(f"{name} detect", detect, DETECT_SCHEMA))
     content: list[ContentSelector] = []
     for item in _as_list(data.get("content")):
         if isinstance(item, dict):
@@ -162,15 +214,18 @@ def _build_rule(kind: str, name: str, data: dict[str, Any], errors: list[str]) -
             errors.append(f"{name}: invalid content selector {css!r}")
     exclude = _checked_selectors(name, "exclude", data, errors)
     keep = _checked_selectors(name, "keep", data, errors)
-    detect_selectors = tuple(s for s in map(str, _as_list(detect.get("selectors"))) if _valid_css(s))
+    detect_selectors = _checked_selectors(name, "detect", {"detect": detect.get("selectors")},
+                                          errors)
     generators = []
     for pattern in map(str, _as_list(detect.get("generator"))):
         try:
             generators.append(re.compile(pattern, re.I))
         except re.error:
             errors.append(f"{name}: invalid generator pattern {pattern!r}")
-    themes = tuple((str(theme), tuple(s for s in map(str, _as_list(sels)) if _valid_css(s)))
-                   for theme, sels in (data.get("themes") or {}).items())
+    themes_data = data.get("themes") if isinstance(data.get("themes"), dict) else {}
+    themes = tuple((str(theme), _checked_selectors(name, f"theme {theme}",
+                                                   {f"theme {theme}": sels}, errors))
+                   for theme, sels in themes_data.items())
     domains = tuple(str(d).lower().lstrip(".") for d in _as_list(data.get("domains")))
     return Rule(name=str(data.get("name") or name), kind=kind, generator=tuple(generators),
                 detect_selectors=detect_selectors, themes=themes, domains=domains,
@@ -195,6 +250,21 @@ def _compile_pattern(value: Any) -> re.Pattern[str] | None:
     return re.compile(re.sub(r"\s+", "", str(value)), re.I)
 
 
+def _cleaning_rules(data: dict[str, Any], errors: list[str]) -> CleaningRules:
+    """The generic cleaning rules of cleaning.yaml, each value checked (a bad selector or
+    pattern is reported and left out)."""
+    errors.extend(schema_errors("cleaning.yaml", data, CLEANING_SCHEMA))
+    values: dict[str, Any] = {}
+    for key in CLEANING_SELECTOR_KEYS:
+        values[key] = _checked_selectors("cleaning.yaml", key, data, errors)
+    for key in CLEANING_PATTERN_KEYS:
+        try:
+            values[key] = _compile_pattern(data.get(key))
+        except re.error as exc:
+            errors.append(f"cleaning.yaml: {key} is not a valid regular expression ({exc})")
+    return CleaningRules(**values)
+
+
 @functools.lru_cache(maxsize=8)
 def _load_rules_cached(folder: Any) -> RuleSet:
     """Load a site_rules folder once per process (keyed by its location)."""
@@ -214,24 +284,13 @@ def _load_rules_cached(folder: Any) -> RuleSet:
         cleaning_file = folder / "cleaning.yaml"
         if cleaning_file.is_file():
             data = _parse_file("cleaning.yaml", cleaning_file.read_text(encoding="utf-8"))
-            cleaning = CleaningRules(
-                remove=tuple(s for s in map(str, _as_list(data.get("remove"))) if _valid_css(s)),
-                ad_selectors=tuple(s for s in map(str, _as_list(data.get("ad_selectors")))
-                                   if _valid_css(s)),
-                boilerplate_pattern=_compile_pattern(data.get("boilerplate_pattern")),
-                keep_pattern=_compile_pattern(data.get("keep_pattern")),
-                state_name_pattern=_compile_pattern(data.get("state_name_pattern")),
-                hidden_content_pattern=_compile_pattern(data.get("hidden_content_pattern")),
-                secondary_section_pattern=_compile_pattern(data.get("secondary_section_pattern")),
-                not_content_pattern=_compile_pattern(data.get("not_content_pattern")),
-                product_description_pattern=_compile_pattern(
-                    data.get("product_description_pattern")))
-    except Exception as exc:  # noqa: BLE001
+            cleaning = _cleaning_rules(data, errors)
+    except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
         errors.append(f"cleaning.yaml: {exc}")
     for error in errors:
         logger.warning("site rule problem: %s", error)
     return RuleSet(frameworks=tuple(frameworks), domains=tuple(domains), cleaning=cleaning,
-                   errors=tuple(errors))
+                   errors=tuple(errors), folder=str(folder))
 
 
 def load_rules(folder: str | Path | None = None) -> RuleSet:

@@ -27,6 +27,9 @@ BLOCK_TAGS = frozenset({
 
 GOOD_BLOCK_TAGS = frozenset({"p", "pre", "blockquote", "td", "th", "li", "dd", "dt", "h1", "h2",
                              "h3", "h4", "h5", "h6", "figcaption", "summary", "address"})
+PARAGRAPH_MIN_CHARS = 40
+"""A paragraph tag holding at least this many characters counts as a paragraph (one line of
+prose; a label or a button is shorter)."""
 PARAGRAPH_TAGS = frozenset({"p", "pre", "blockquote", "td", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 
 POSITIVE = re.compile(
@@ -110,7 +113,7 @@ def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]
                 link_chars += chars
     if is_link:
         links += 1
-    if tag in PARAGRAPH_TAGS and total >= 40:
+    if tag in PARAGRAPH_TAGS and total >= PARAGRAPH_MIN_CHARS:
         paragraphs += 1
     if linked:
         good = 0

@@ -22,7 +22,7 @@ from lxml.html import HtmlElement
 from crawler.extraction import candidates as tiers
 from crawler.extraction.candidates import Candidate, Check, Verdict
 from crawler.extraction.frameworks import Detection, RuleSet
-from crawler.extraction.scoring import Stats, compute_stats
+from crawler.extraction.scoring import PARAGRAPH_MIN_CHARS, Stats, compute_stats
 from crawler.extraction.thresholds import Thresholds
 
 _WORD = re.compile(r"\w+")
@@ -232,7 +232,8 @@ def _article_body_candidate(article_body: str, page_words: set[str],
 def _text_stats(text: str) -> Stats:
     """Figures of a plain text (no links)."""
     return Stats(chars=len("".join(text.split())), commas=text.count(","),
-                 paragraphs=sum(1 for line in text.splitlines() if len(line.strip()) >= 40))
+                 paragraphs=sum(1 for line in text.splitlines()
+                                 if len(line.strip()) >= PARAGRAPH_MIN_CHARS))
 
 
 def linked_item_list(page: PageAnalysis, choice: Choice | None) -> Choice | None:

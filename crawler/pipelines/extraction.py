@@ -10,6 +10,7 @@ from scrapy.crawler import Crawler
 
 from crawler.decoding import decode_page
 from crawler.extraction import Extraction, extract
+from crawler.extraction.frameworks import load_rules
 from crawler.gc_tuning import YOUNG_THRESHOLD
 from crawler.items import EXTRACTED_FIELDS, PageItem
 from crawler.startup import stop_if_misconfigured
@@ -47,7 +48,7 @@ class ExtractionPipeline:
     def __init__(self, crawler: Crawler, config: ExtractionConfig) -> None:
         self.stats = crawler.stats
         self.timeout = config.timeout
-        self.startup_error = config.problem()
+        self.startup_error = config.problem() or load_rules().problem()
         self.runner: BoundedRunner | None = None
         if self.startup_error is None:
             self.runner = BoundedRunner(config.timeout, config.workers, name="extraction",
@@ -68,7 +69,8 @@ class ExtractionPipeline:
         return cls(crawler, config)
 
     def open_spider(self, spider: Spider | None = None) -> None:
-        """Stop the crawl before the first request when a setting is invalid (one sentence)."""
+        """Stop the crawl before the first request when a setting or the site rules folder is
+        invalid (one sentence)."""
         stop_if_misconfigured(self.stats, self.startup_error)
 
     def close_spider(self, spider: Spider | None = None) -> None:
