@@ -81,8 +81,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
     page = analyse(doc.tree, url, thresholds, log)
     chosen = run_stages(page, disabled=frozenset(disabled_stages))
     if log is not None:
-        _trace_choice(log, page, chosen)
-        result.decisions = [d.as_dict() for d in page.decisions]
+        result.decisions = [d.as_dict(page.thresholds) for d in page.decisions]
+        _trace_choice(log, page, chosen, result.decisions)
 
     element = None
     if chosen is not None:
@@ -133,11 +133,12 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     return page
 
 
-def _trace_choice(log: list[dict[str, Any]], page: PageAnalysis, chosen: Choice | None) -> None:
+def _trace_choice(log: list[dict[str, Any]], page: PageAnalysis, chosen: Choice | None,
+                  decisions: list[dict[str, Any]]) -> None:
     """Trace entries of the choice: every stage's decision in order, the candidates with their
     verdicts (the chosen one marked chosen, whatever its verdict), the choice and the stage that
     made it, and where each metadata field came from."""
-    log.append({"step": "stages", "decisions": [d.as_dict() for d in page.decisions]})
+    log.append({"step": "stages", "decisions": decisions})
     listed = list(page.candidates)
     if chosen is not None and not any(c is chosen.candidate for c in listed):
         listed.append(chosen.candidate)

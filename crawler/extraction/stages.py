@@ -46,20 +46,23 @@ class Choice:
 
 @dataclass(frozen=True)
 class Decision:
-    """What one stage did to the choice: applied or not, why, and the numbers it used."""
+    """What one stage did to the choice: applied or not, why, the chosen candidate before and
+    after it, and the thresholds it reads (described only when the trace asks: the record is
+    kept for every page)."""
 
     stage: str
     applied: bool
     why: str
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
-    thresholds_used: dict[str, float] = field(default_factory=dict)
+    before: Candidate | None
+    after: Candidate | None
+    uses: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, thresholds: Thresholds) -> dict[str, Any]:
         """The decision as plain data (the trace's ``decisions`` list)."""
         return {"stage": self.stage, "applied": self.applied, "why": self.why,
-                "before": self.before, "after": self.after,
-                "thresholds_used": dict(self.thresholds_used)}
+                "before": self.before.describe() if self.before is not None else None,
+                "after": self.after.describe() if self.after is not None else None,
+                "thresholds_used": thresholds.pick(self.uses)}
 
 
 @dataclass
@@ -381,31 +384,21 @@ def run_stages(page: PageAnalysis, stages: tuple[Stage, ...] = STAGES,
     """Run the stages in order over the page; one :class:`Decision` per stage on the page."""
     choice: Choice | None = None
     for stage in stages:
-        before = _describe(choice)
-        used = page.thresholds.pick(stage.uses)
+        before = choice.candidate if choice is not None else None
         if stage.name in disabled:
             page.decisions.append(Decision(stage.name, False, "switched off", before, before,
-                                           used))
+                                           stage.uses))
             continue
         after = stage.run(page, choice)
         if after is None:
-            page.decisions.append(Decision(stage.name, False, _not_applied(stage, choice),
-                                           before, before, used))
+            page.decisions.append(Decision(stage.name, False,
+                                           f"no change (acts when: {stage.runs_when})",
+                                           before, before, stage.uses))
             continue
-        page.decisions.append(Decision(stage.name, True, after.why, before,
-                                       _describe(after), used))
+        page.decisions.append(Decision(stage.name, True, after.why, before, after.candidate,
+                                       stage.uses))
         choice = after
     return choice
-
-
-def _describe(choice: Choice | None) -> dict[str, Any] | None:
-    """A choice's candidate as the trace shows it."""
-    return choice.candidate.describe() if choice is not None else None
-
-
-def _not_applied(stage: Stage, choice: Choice | None) -> str:
-    """Why a stage left the choice as it was, for people."""
-    return f"left the choice as it was (acts when: {stage.runs_when})"
 
 
 def unknown_stages(names: Mapping[str, Any] | frozenset[str] | set[str]) -> list[str]:
