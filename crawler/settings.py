@@ -19,6 +19,10 @@ NEWSPIDER_MODULE = "crawler.spiders"
 USER_AGENT = f"crawler-extract/{__version__} (+Scrapy content-extraction crawler)"
 
 ROBOTSTXT_OBEY = True
+# A robots.txt that cannot be read completely (timeout, 5xx, over DOWNLOAD_MAXSIZE, cut short)
+# disallows its host; its request waits at most this many seconds and is retried this often.
+ROBOTSTXT_TIMEOUT = 10.0
+ROBOTSTXT_RETRY_TIMES = 1
 
 # Politeness: AutoThrottle adapts the delay to the server's latency.
 AUTOTHROTTLE_ENABLED = True
@@ -57,6 +61,10 @@ GC_YOUNG_THRESHOLD = 700
 # Hostile-web guards (README, "Hostile input"): internal addresses refused, retries with
 # backoff and Retry-After, broken/empty/binary bodies counted, charsets checked, spider traps.
 DOWNLOADER_MIDDLEWARES = {
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "crawler.middlewares.robots.SafeRobotsTxtMiddleware": 100,
+    "scrapy.downloadermiddlewares.cookies.CookiesMiddleware": None,
+    "crawler.middlewares.cookies.BoundedCookiesMiddleware": 700,
     "crawler.middlewares.internal_addresses.InternalAddressMiddleware": 40,
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "crawler.middlewares.retry.BackoffRetryMiddleware": 550,
@@ -71,6 +79,11 @@ DOWNLOADER_MIDDLEWARES = {
 SPIDER_MIDDLEWARES = {
     "crawler.middlewares.traps.TrapMiddleware": 750,
 }
+# Cookies kept per host (count, and bytes of name + value together: servers refuse a Cookie
+# header over about 8 kB), and the largest single cookie kept, as browsers bound them.
+COOKIES_MAX_PER_HOST = 50
+COOKIES_MAX_HOST_BYTES = 8192
+COOKIES_MAX_SIZE = 4096
 # True lets links and redirects reach loopback/private/link-local/metadata addresses.
 ALLOW_INTERNAL_ADDRESSES = False
 RETRY_BACKOFF_BASE = 1.0
@@ -80,6 +93,10 @@ TRAP_MAX_SEGMENT_REPEATS = 3
 TRAP_MAX_PATTERN_DEPTH = 30
 # Optional cap on distinct URLs per URL pattern (0: off; numeric-id sites have huge patterns).
 TRAP_MAX_PER_PATTERN = 0
+# Sitemap indexes nested deeper than this (robots.txt and /sitemap.xml are depth 0), and sitemaps
+# beyond this many per crawl, are not fetched (0: no bound).
+SITEMAP_MAX_DEPTH = 3
+SITEMAP_MAX_COUNT = 1000
 # Seconds one page's extraction may take before the page is stored without content.
 EXTRACTION_TIMEOUT = 30.0
 # Pages extracted at once, off the reactor thread, in "process" or "thread" workers. Processes

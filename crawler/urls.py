@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -35,16 +36,99 @@ def is_tracking_param(name: str) -> bool:
     return lowered in TRACKING_PARAMS or lowered.startswith(TRACKING_PREFIXES)
 
 
+#: A percent-escape of an unreserved character (RFC 3986 2.3): ``%70`` is ``p``.
+_UNRESERVED_ESCAPE = re.compile(r"%(2[dDeE]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])")
+_ANY_ESCAPE = re.compile(r"%[0-9a-fA-F]{2}")
+_SLASH_RUN = re.compile(r"/{2,}")
+
+
+def _ipv4_number(part: str) -> int | None:
+    """One part of an IPv4 host as browsers read it (decimal, ``0x`` hex, leading-0 octal)."""
+    try:
+        if part[:2].lower() == "0x":
+            return int(part[2:] or "0", 16)
+        if len(part) > 1 and part.startswith("0"):
+            return int(part[1:], 8)
+        return int(part, 10)
+    except ValueError:
+        return None
+
+
+def _ipv4_host(host: str) -> str | None:
+    """The dotted form of a host written as an IPv4 address in any form a browser accepts
+    (``2130706433``, ``127.1``, ``0x7f.0.0.1``, ``0``), or None for a name."""
+    parts = host.split(".")
+    if not host or not parts[-1] or not re.fullmatch(r"[0-9]+|0[xX][0-9a-fA-F]*", parts[-1]):
+        return None
+    if len(parts) > 4 or "" in parts:
+        return None
+    numbers = [_ipv4_number(p) for p in parts]
+    if any(n is None for n in numbers):
+        return None
+    *head, last = numbers
+    if any(n > 255 for n in head) or last >= 256 ** (5 - len(numbers)):  # type: ignore[operator]
+        return None
+    value = last
+    for index, number in enumerate(head):
+        value += number * 256 ** (3 - index)  # type: ignore[operator]
+    return str(ipaddress.IPv4Address(value))
+
+
+def normalise_host(host: str) -> str:
+    """A host as one spelling per machine: lower case, no trailing dot, IPv4 addresses dotted
+    (integer, short, hex and octal forms, and IPv4-mapped IPv6), IPv6 compressed in brackets."""
+    host = host.lower().rstrip(".").strip("[]")
+    if ":" in host:  # IPv6 literal
+        try:
+            address = ipaddress.IPv6Address(host.split("%", 1)[0])
+        except ValueError:
+            return f"[{host}]"
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return f"[{address.compressed}]"
+    return _ipv4_host(host) or host
+
+
+def _remove_dot_segments(path: str) -> str:
+    """RFC 3986 5.2.4: ``/a/./b/../c`` is ``/a/c``."""
+    output: list[str] = []
+    segments = path.split("/")
+    for index, segment in enumerate(segments):
+        last = index == len(segments) - 1
+        if segment == ".":
+            if last:
+                output.append("")
+            continue
+        if segment == "..":
+            if len(output) > 1:
+                output.pop()
+            if last:
+                output.append("")
+            continue
+        output.append(segment)
+    result = "/".join(output)
+    return result if result.startswith("/") else "/" + result
+
+
+def normalise_path(path: str) -> str:
+    """The path a browser would request, spelled one way: dot segments resolved, runs of
+    slashes made one, escapes of unreserved characters decoded (``%70age`` is ``page``) and
+    the other escapes upper-cased."""
+    path = _UNRESERVED_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), path or "/")
+    path = _ANY_ESCAPE.sub(lambda m: m.group(0).upper(), path)
+    path = _SLASH_RUN.sub("/", path)
+    return _remove_dot_segments(path)
+
+
 def canonicalize_url(url: str) -> str:
-    """Canonical form of a URL: lower-case scheme and host, default port and fragment dropped,
-    tracking parameters removed, query sorted, empty path made ``/`` and a trailing
-    directory index file (``index.html``) dropped."""
+    """Canonical form of a URL: lower-case scheme and host (IPv4 in dotted form), default port
+    and fragment dropped, tracking parameters removed, query sorted, path normalised
+    (:func:`normalise_path`; empty made ``/``) and a trailing directory index file
+    (``index.html``) dropped."""
     url = safe_url_string(url.strip())
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
-    host = (parts.hostname or "").lower().rstrip(".")
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
+    host = normalise_host(parts.hostname or "")
     try:
         port = parts.port
     except ValueError:
@@ -55,7 +139,7 @@ def canonicalize_url(url: str) -> str:
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
              if not is_tracking_param(k)]
     query.sort()
-    path = _DIRECTORY_INDEX.sub("/", parts.path or "/")
+    path = _DIRECTORY_INDEX.sub("/", normalise_path(parts.path))
     return urlunsplit((scheme, netloc, path, urlencode(query, doseq=True), ""))
 
 
@@ -68,8 +152,12 @@ def has_non_html_extension(url: str) -> bool:
 
 
 def host_of(url: str) -> str:
-    """Lower-case host name of a URL (no port)."""
-    return (urlsplit(url).hostname or "").lower().rstrip(".")
+    """Normalised host of a URL (no port; see :func:`normalise_host`)."""
+    try:
+        hostname = urlsplit(url).hostname
+    except ValueError:
+        return ""
+    return normalise_host(hostname or "")
 
 
 @dataclass(frozen=True)
@@ -84,7 +172,7 @@ class CrawlScope:
 
     def host_in_scope(self, host: str) -> bool:
         """Whether a host is one of the start hosts (or, if enabled, a subdomain of one)."""
-        host = host.lower().rstrip(".")
+        host = normalise_host(host)
         if host in self.hosts:
             return True
         return self.include_subdomains and any(host.endswith("." + h) for h in self.hosts)

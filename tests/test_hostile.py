@@ -33,6 +33,7 @@ FAST = {
     "TRAP_MAX_PATTERN_DEPTH": 10,
     "TRAP_MAX_PER_PATTERN": 15,
     "DOWNLOAD_MAXSIZE": 10 * 1024 * 1024,
+    "SITEMAP_MAX_COUNT": 500,
 }
 
 
@@ -105,6 +106,26 @@ CASES = [
     Case("redirects to internal addresses", {"internal_address/refused/redirect": 3},
          "is an internal address (169.254.169.254)"),
     Case("links to internal addresses", {"links/filtered/offsite": 9}, ""),
+    Case("same-page redirect, then a redirect to another host", {"offsite/filtered": 2},
+         "", not_stored=("/redirect/escape/localhost/",)),
+    Case("redirect to an over-long URL", {"redirect/url_too_long": 1}, "Redirect to a URL of",
+         not_stored=("/redirect/long",)),
+    Case("meta refresh to javascript: and mailto:", {"redirect/refresh_ignored": 2},
+         "Ignored the meta refresh of", stored=("/refresh/javascript", "/refresh/mailto")),
+    Case("100,000-character canonical URL", {"canonical/dropped": 1},
+         "Ignored the canonical link of", stored=("/canonical/long",)),
+    Case("5xx and 429 with a non-HTML body, then 200", {"retry/count": 5}, "",
+         stored=("/status/503-text-then-ok", "/status/500-json-then-ok",
+                 "/status/429-empty-then-ok")),
+    Case("broken brotli", {"response/broken_content_encoding": 2}, "Broken br body",
+         stored=("/brotli/ok",), not_stored=("/brotli/broken",)),
+    Case("100 cookies of 4 kB and one of 8 kB on every page",
+         {"cookies/dropped/too_many": 1, "cookies/dropped/too_large": 1}, "Cookie from",
+         stored=("/cookies/4",)),
+    Case("page forbidden by robots.txt", {"robotstxt/forbidden": 1}, "",
+         not_stored=("/private/page",)),
+    Case("sitemap indexes nested forever", {"sitemaps/depth_limited": 1},
+         "> SITEMAP_MAX_DEPTH 3"),
 ]
 
 
@@ -194,6 +215,31 @@ def test_utf8_declared_as_latin1_is_stored_right(full_crawl, hostile_server) -> 
     url = f"{hostile_server.base}/charset/utf-8-as-latin-1"
     text = next(r["content_text"] for r in full_crawl.rows("url, content_text") if r["url"] == url)
     assert all(marker in text for marker in pages.CHARSET_MARKERS["cp1252"])
+
+
+def test_long_canonical_url_is_not_stored(full_crawl, hostile_server) -> None:
+    rows = {r["url"]: r for r in full_crawl.rows("url, canonical_url, content_text")}
+    row = rows[f"{hostile_server.base}/canonical/long"]
+    assert row["canonical_url"] is None
+    assert "Long canonical." in row["content_text"]
+    assert all(len(r["canonical_url"] or "") <= 2083 for r in rows.values())
+
+
+def test_one_page_under_many_spellings_is_fetched_once(full_crawl, hostile_server) -> None:
+    # /ok/dots under 8 spellings (dot segments, doubled slashes, %-escaped letters): one fetch.
+    paths = [h.path for h in hostile_server.hits() if "ots" in h.path and "robots" not in h.path]
+    assert paths == ["/ok/dots"], paths
+    assert f"{hostile_server.base}/ok/dots" in [r["url"] for r in full_crawl.rows("url")]
+
+
+def test_cookie_header_stays_bounded(full_crawl, hostile_server) -> None:
+    hits = hostile_server.hits("/cookies/")
+    assert sorted({h.path for h in hits}) == [f"/cookies/{n}" for n in range(5)]
+    # COOKIES_MAX_HOST_BYTES at most (the server offers 100 more 4 kB cookies on every page).
+    assert 4000 < max(h.cookie_bytes for h in hits) <= 8192 + 50 * 4
+    # The public suffix list comes with the package: nothing tried to download it.
+    assert "publicsuffix" not in full_crawl.log.lower()
+    assert "suffix list" not in full_crawl.log.lower()
 
 
 def test_nothing_internal_was_requested(full_crawl, hostile_server) -> None:
@@ -372,6 +418,54 @@ def test_guard_can_be_turned_off(hostile_server, tmp_path) -> None:
     assert disabled in unguarded.log
     # With the guard off the redirects reach the next filter (the crawl's scope) instead.
     assert unguarded.stats["offsite/filtered"] >= 3
+
+
+def test_same_page_redirect_cannot_leave_the_crawl(hostile_server, tmp_path) -> None:
+    # With the guard off, only the crawl's scope stands between a redirect and another host:
+    # localhost, 127.0.0.2, 0, 2130706434 and [::ffff:127.0.0.2] are other hosts.
+    result = run_crawl(f"{hostile_server.base}/group/escape", tmp_path,
+                       spider_args={"render": "never", "sitemaps": "false"},
+                       settings={**FAST, "ALLOW_INTERNAL_ADDRESSES": True})
+    assert result.returncode == 0, result.log[-3000:]
+    urls = [r["url"] for r in result.rows("url")]
+    assert f"{hostile_server.base}/ok/1" in urls  # the rest of the crawl
+    assert all(u.startswith(hostile_server.base + "/") for u in urls), urls
+    assert not any("escaped" in u for u in urls)
+    assert result.stats["redirect/same_page"] == 5
+    assert result.stats["offsite/filtered"] + result.stats.get("offsite/final_url", 0) >= 5
+    assert "Traceback" not in result.log
+
+
+@pytest.mark.parametrize("mode", ["hang", "error", "huge"])
+def test_unreadable_robots_txt_disallows_the_host(mode: str, tmp_path) -> None:
+    server = HostileServer(robots=mode).start()
+    try:
+        started = time.monotonic()
+        result = run_crawl(f"{server.base}/", tmp_path, timeout=120,
+                           spider_args={"render": "never"},
+                           settings={**FAST, "ROBOTSTXT_TIMEOUT": 1})
+        seconds = time.monotonic() - started
+        fetched = {h.path for h in server.hits()} - {"/robots.txt"}
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["robotstxt/unreadable"] == 1
+    assert f"robots.txt of 127.0.0.1:{server.port} could not be read completely" in result.log
+    assert fetched == set()  # not the start page, not /private/: nothing widened
+    assert result.rows("url") == []
+    assert "Traceback" not in result.log
+    assert seconds < 60
+
+
+def test_sitemap_count_is_bounded(hostile_server, tmp_path) -> None:
+    result = run_crawl(f"{hostile_server.base}/ok/1", tmp_path,
+                       spider_args={"render": "never", "follow_links": "false"},
+                       settings={**FAST, "SITEMAP_MAX_COUNT": 10})
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["sitemaps/count_limited"] >= 1
+    assert "(SITEMAP_MAX_COUNT)" in result.log
+    assert result.stats["sitemaps/read"] <= 10
+    assert [r["url"] for r in result.rows("url")] == [f"{hostile_server.base}/ok/1"]
 
 
 # -- kill -9 and restart --------------------------------------------------------------------------

@@ -23,6 +23,22 @@ from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension
     ("https://example.com/reindex.html", "https://example.com/reindex.html"),
     ("https://example.com/a b", "https://example.com/a%20b"),
     ("https://example.com/?q=", "https://example.com/?q="),
+    # Spellings of one path a browser requests as one: dot segments, slash runs, escapes.
+    ("https://example.com/a/./b/../c", "https://example.com/a/c"),
+    ("https://example.com/a/b/..", "https://example.com/a/"),
+    ("https://example.com/../../a", "https://example.com/a"),
+    ("https://example.com//a///b/", "https://example.com/a/b/"),
+    ("https://example.com/%70age/%7euser", "https://example.com/page/~user"),
+    ("https://example.com/a%2fb%3F", "https://example.com/a%2Fb%3F"),
+    # One machine, one host: IPv4 in integer, short, hex and mapped forms.
+    ("http://2130706433:8080/", "http://127.0.0.1:8080/"),
+    ("http://127.1/", "http://127.0.0.1/"),
+    ("http://0x7f.0.0.1/", "http://127.0.0.1/"),
+    ("http://[::ffff:127.0.0.2]/", "http://127.0.0.2/"),
+    ("http://0/", "http://0.0.0.0/"),
+    ("http://[0:0:0:0:0:0:0:1]/", "http://[::1]/"),
+    ("http://example.123/", "http://example.123/"),
+    ("http://1.2.3.4.5/", "http://1.2.3.4.5/"),
 ])
 def test_canonical_form(url: str, canonical: str) -> None:
     assert canonicalize_url(url) == canonical
@@ -61,6 +77,10 @@ SCOPE = CrawlScope(hosts=frozenset({"docs.example.com"}))
      "https://notdocs.example.com/a", False, "offsite"),
     (CrawlScope(hosts=frozenset({"docs.example.com"}), allow=re.compile("/guide/")),
      "https://docs.example.com/blog/", False, "not_allowed"),
+    (CrawlScope(hosts=frozenset({"127.0.0.1"})), "http://2130706433/a", True, ""),
+    (CrawlScope(hosts=frozenset({"127.0.0.1"})), "http://[::ffff:127.0.0.1]/a", True, ""),
+    (CrawlScope(hosts=frozenset({"127.0.0.1"})), "http://127.0.0.2/a", False, "offsite"),
+    (CrawlScope(hosts=frozenset({"127.0.0.1"})), "http://localhost/a", False, "offsite"),
     (CrawlScope(hosts=frozenset({"docs.example.com"}), deny=re.compile(r"\?page=")),
      "https://docs.example.com/list?page=2", False, "denied"),
 ])

@@ -1,4 +1,10 @@
-"""Stop the download of a page whose headers say it is not HTML, before its body arrives."""
+"""Stop the download of a page whose headers say it is not HTML, before its body arrives.
+
+The download stops without failing: the response (status and headers, no body) still goes
+through the downloader middlewares, so a 500, 503 or 429 whose error page is ``text/plain`` or
+JSON is retried like any other, and a redirect is followed. The spider drops what reaches it
+with the mark :data:`STOPPED_TYPE_META` (``skipped/non_html_content_type``).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +20,8 @@ from scrapy.http import Headers
 logger = logging.getLogger(__name__)
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+#: ``request.meta`` key: the declared media type of a response whose body was not downloaded.
+STOPPED_TYPE_META = "non_html_content_type"
 
 
 @dataclass(frozen=True)
@@ -24,7 +32,7 @@ class ContentTypeFilterConfig:
 
 
 class ContentTypeFilter:
-    """On ``headers_received`` of a page request: stop (and count) non-HTML responses."""
+    """On ``headers_received`` of a page request: stop the body of non-HTML responses."""
 
     def __init__(self, crawler: Crawler, config: ContentTypeFilterConfig) -> None:
         self.stats = crawler.stats
@@ -43,7 +51,7 @@ class ContentTypeFilter:
 
     def headers_received(self, headers: Headers, body_length: int, request: Request,
                          spider: Any) -> None:
-        """Raise StopDownload for a page whose declared media type is not HTML."""
+        """Stop (without failing) the body of a page whose declared media type is not HTML."""
         if request.meta.get("crawl_role") != "page":
             return
         raw = headers.get(b"Content-Type")
@@ -52,7 +60,5 @@ class ContentTypeFilter:
         media_type = raw.decode("latin-1").split(";", 1)[0].strip().lower()
         if media_type in self.config.allowed_types:
             return
-        self.stats.inc_value("skipped/non_html_content_type")
-        logger.info("Skipped %s: Content-Type %s is not HTML (body not downloaded)",
-                    request.url, media_type or "?")
-        raise StopDownload(fail=True)
+        request.meta[STOPPED_TYPE_META] = media_type or "?"
+        raise StopDownload(fail=False)

@@ -93,8 +93,9 @@ class BodyCheckMiddleware:
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Response:
         """Pass the response on, or raise IgnoreRequest for an empty or binary body."""
-        if not 200 <= response.status < 300 or request.method == "HEAD":
-            return response
+        if (not 200 <= response.status < 300 or request.method == "HEAD"
+                or request.meta.get("crawl_role") != "page"):
+            return response  # robots.txt and sitemaps are read by their own rules
         declared = response.headers.get("Content-Type", b"").decode("latin-1")
         if declared.split(";", 1)[0].strip().lower() not in CLAIMS_HTML:
             return response  # honestly labelled non-HTML (a gzipped sitemap) is not our business

@@ -10,24 +10,36 @@ A redirect to the same page under another URL (``/guide/index.html`` -> ``/guide
 hosts with "pretty URLs" answer) has the same canonical fingerprint as the request that was
 just scheduled, so the dupefilter would drop it and lose the page: it is followed past the
 dupefilter and counted (``redirect/same_page``). Loops are told by the exact URL, so such a
-redirect is not one.
+redirect is not one. That exemption is the same-page redirect's alone: Scrapy copies a
+request's ``dont_filter`` onto the next redirect, so a later redirect of the chain gets its
+flag back and meets the scope and duplicate filters like any other request.
+
+A redirect to a URL longer than ``URLLENGTH_LIMIT`` is not followed (``redirect/url_too_long``),
+as a link that long is not; a ``<meta http-equiv=refresh>`` to anything but http(s)
+(``javascript:``, ``mailto:``) is no redirect: the page itself is kept
+(``redirect/refresh_ignored``).
 """
 
 from __future__ import annotations
 
 import logging
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from scrapy import Request, Spider
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
 from scrapy.exceptions import IgnoreRequest
-from scrapy.http import Response
+from scrapy.http import HtmlResponse, Response
+from scrapy.utils.response import get_meta_refresh
 from w3lib.url import safe_url_string
 
 from crawler.urls import canonicalize_url
 
 logger = logging.getLogger(__name__)
+
+#: ``request.meta`` key: this request's ``dont_filter`` was set here for a same-page redirect,
+#: and holds the flag the chain had before.
+SAME_PAGE_META = "same_page_redirect_dont_filter"
 
 
 class RedirectChecks:
@@ -36,6 +48,9 @@ class RedirectChecks:
 
     crawler: Any
     max_redirect_times: int
+
+    def _url_length_limit(self) -> int:
+        return self.crawler.settings.getint("URLLENGTH_LIMIT", 2083)
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Request | Response:
@@ -52,6 +67,14 @@ class RedirectChecks:
                                self.max_redirect_times, request.url)
             raise
         if isinstance(result, Request) and result is not request:
+            if SAME_PAGE_META in result.meta:  # the exemption was for the previous hop only
+                result = result.replace(dont_filter=result.meta.pop(SAME_PAGE_META))
+            limit = self._url_length_limit()
+            if limit and len(result.url) > limit:
+                self.crawler.stats.inc_value("redirect/url_too_long")
+                logger.warning("Redirect to a URL of %d characters (URLLENGTH_LIMIT %d) from %s; "
+                               "not followed", len(result.url), limit, request.url)
+                raise IgnoreRequest("redirect URL too long")
             chain = result.meta.get("redirect_urls") or []
             target = _without_fragment(result.url)
             if any(_without_fragment(url) == target for url in chain):
@@ -63,6 +86,7 @@ class RedirectChecks:
                 self.crawler.stats.inc_value("redirect/same_page")
                 logger.debug("Redirect to the same page under another URL: %s -> %s",
                              request.url, result.url)
+                result.meta[SAME_PAGE_META] = result.dont_filter
                 result = result.replace(dont_filter=True)
             if urlsplit(result.url).hostname != urlsplit(request.url).hostname:
                 self.crawler.stats.inc_value("redirect/other_host")
@@ -79,6 +103,20 @@ class LoopAwareRedirectMiddleware(RedirectChecks, RedirectMiddleware):
 class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
     """``<meta http-equiv=refresh>`` redirects, handled like HTTP ones (an old site's
     ``/docs/`` refreshing to ``/docs/index.html`` is the same page)."""
+
+    def process_response(self, request: Request, response: Response,
+                         spider: Spider | None = None) -> Request | Response:
+        """Keep a page whose refresh points at ``javascript:``, ``mailto:`` or another
+        non-web scheme; follow the others as HTTP redirects are followed."""
+        if isinstance(response, HtmlResponse) and not request.meta.get("dont_redirect"):
+            _, target = get_meta_refresh(response, ignore_tags=self._ignore_tags)
+            if target and urlsplit(urljoin(response.url, target.strip())).scheme.lower() not in (
+                    "http", "https"):
+                self.crawler.stats.inc_value("redirect/refresh_ignored")
+                logger.info("Ignored the meta refresh of %s to %s: not an http(s) URL; the page "
+                            "is kept", response.url, target[:100])
+                return response
+        return super().process_response(request, response, spider)
 
 
 def _without_fragment(url: str) -> str:

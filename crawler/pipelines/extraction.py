@@ -29,6 +29,8 @@ class ExtractionConfig:
     workers: int
     executor: str
     gc_young_threshold: int = YOUNG_THRESHOLD
+    #: Longest canonical URL kept (Scrapy's URLLENGTH_LIMIT; 0: no limit).
+    max_url_length: int = 2083
 
     def problem(self) -> str | None:
         """A sentence naming the first invalid setting, or None."""
@@ -48,6 +50,7 @@ class ExtractionPipeline:
     def __init__(self, crawler: Crawler, config: ExtractionConfig) -> None:
         self.stats = crawler.stats
         self.timeout = config.timeout
+        self.max_url_length = config.max_url_length
         self.startup_error = config.problem() or load_rules().problem()
         self.runner: BoundedRunner | None = None
         if self.startup_error is None:
@@ -65,7 +68,8 @@ class ExtractionPipeline:
                                   workers=settings.getint("EXTRACTION_WORKERS", 2),
                                   executor=settings.get("EXTRACTION_EXECUTOR", "process"),
                                   gc_young_threshold=settings.getint("GC_YOUNG_THRESHOLD",
-                                                                     YOUNG_THRESHOLD))
+                                                                     YOUNG_THRESHOLD),
+                                  max_url_length=settings.getint("URLLENGTH_LIMIT", 2083))
         return cls(crawler, config)
 
     def open_spider(self, spider: Spider | None = None) -> None:
@@ -100,10 +104,13 @@ class ExtractionPipeline:
             self.stats.inc_value("extraction/empty")
         return item
 
-    @staticmethod
-    def apply(result: Extraction, item: PageItem) -> None:
-        """Copy the extraction's fields onto the item (the page's own canonical link wins)."""
+    def apply(self, result: Extraction, item: PageItem) -> None:
+        """Copy the extraction's fields onto the item (the page's own canonical link wins; one
+        longer than URLLENGTH_LIMIT is not an address and is not kept)."""
         for name in EXTRACTED_FIELDS:
             setattr(item, name, getattr(result, name))
         if not item.canonical_url and result.canonical_url:
-            item.canonical_url = result.canonical_url
+            if self.max_url_length and len(result.canonical_url) > self.max_url_length:
+                self.stats.inc_value("canonical/dropped")
+            else:
+                item.canonical_url = result.canonical_url

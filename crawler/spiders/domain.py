@@ -29,6 +29,7 @@ from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 from twisted.internet.error import DNSLookupError
 from twisted.python.failure import Failure
 
+from crawler.extensions.content_type import STOPPED_TYPE_META
 from crawler.fingerprint import CANONICAL_URL_META
 from crawler.items import PageItem
 from crawler.links import anchor_links, page_relation_links
@@ -128,6 +129,22 @@ class DomainCrawlConfig:
         )
 
 
+@dataclass(frozen=True)
+class SitemapLimits:
+    """Bounds on sitemap discovery, read once from settings (0 turns a bound off): how deep
+    sitemap indexes may nest (``SITEMAP_MAX_DEPTH``; robots.txt and /sitemap.xml are depth 0)
+    and how many sitemaps one crawl fetches (``SITEMAP_MAX_COUNT``)."""
+
+    max_depth: int = 3
+    max_count: int = 1000
+
+    @classmethod
+    def from_settings(cls, settings) -> SitemapLimits:  # noqa: ANN001 - Scrapy Settings
+        """Read SITEMAP_MAX_DEPTH and SITEMAP_MAX_COUNT."""
+        return cls(max_depth=max(0, settings.getint("SITEMAP_MAX_DEPTH", 3)),
+                   max_count=max(0, settings.getint("SITEMAP_MAX_COUNT", 1000)))
+
+
 class DomainSpider(Spider):
     """Crawl one site (its start hosts) and yield one PageItem per HTML page."""
 
@@ -149,6 +166,8 @@ class DomainSpider(Spider):
         self.render_mode = self.config.render if self.config else "never"
         self.pages_yielded = 0
         self.strip_session_ids = True  # TRAP_STRIP_SESSION_IDS, read in from_crawler
+        self.sitemap_limits = SitemapLimits()  # read in from_crawler
+        self.sitemaps_requested = 0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> DomainSpider:
@@ -156,6 +175,7 @@ class DomainSpider(Spider):
         spider: DomainSpider = super().from_crawler(crawler, *args, **kwargs)
         spider._configure_rendering(crawler)
         spider.strip_session_ids = crawler.settings.getbool("TRAP_STRIP_SESSION_IDS", True)
+        spider.sitemap_limits = SitemapLimits.from_settings(crawler.settings)
         if spider.config is not None:
             spider.allowed_domains = sorted(spider.config.scope.hosts)
         return spider
@@ -201,8 +221,9 @@ class DomainSpider(Spider):
             for origin in dict.fromkeys(self._origin(url) for url in reachable):
                 yield Request(urljoin(origin, "/robots.txt"), callback=self.parse_robots,
                               errback=self.on_auxiliary_error, meta={"crawl_role": ROLE_ROBOTS})
-                yield Request(urljoin(origin, "/sitemap.xml"), callback=self.parse_sitemap,
-                              errback=self.on_auxiliary_error, meta={"crawl_role": ROLE_SITEMAP})
+                sitemap = self._sitemap_request(urljoin(origin, "/sitemap.xml"), depth=0)
+                if sitemap is not None:
+                    yield sitemap
 
     async def _is_reachable(self, url: str) -> bool:
         """Whether the start URL's server accepts connections; logs a clear line when not.
@@ -259,10 +280,24 @@ class DomainSpider(Spider):
         """Yield the page's item (or re-request it through the browser) and follow its links."""
         stats = self.crawler.stats
         assert self.config is not None
+        stopped_type = response.meta.get(STOPPED_TYPE_META)
+        if stopped_type and "download_stopped" in response.flags:
+            stats.inc_value("skipped/non_html_content_type")
+            logger.info("Skipped %s: Content-Type %s is not HTML (body not downloaded)",
+                        response.url, stopped_type)
+            return
         if not isinstance(response, TextResponse):
             stats.inc_value("skipped/non_html_response")
             logger.info("Skipped %s: the response is not text (%s)", response.url,
                         response.headers.get("Content-Type", b"").decode("latin-1") or "no type")
+            return
+        if not self.config.scope.host_in_scope(host_of(response.url)):
+            # Whatever flags the request carried (a same-page redirect's dont_filter, a render
+            # request), a page is the crawl's only if the URL it finally came from is in scope.
+            stats.inc_value("offsite/final_url")
+            chain = response.meta.get("redirect_urls") or []
+            logger.warning("Not stored: %s is not in the crawl's scope%s", response.url,
+                           f" (redirected from {chain[0]})" if chain else "")
             return
         if self.config.max_pages is not None and self.pages_yielded >= self.config.max_pages:
             stats.inc_value("skipped/max_pages")
@@ -286,7 +321,7 @@ class DomainSpider(Spider):
             raise CloseSpider("max_pages")
 
     def _page_item(self, response: TextResponse, rendered: bool) -> PageItem:
-        canonical = response.xpath("//head/link[@rel='canonical']/@href").get()
+        canonical = self._declared_canonical(response)
         url = canonicalize_url(response.url)
         if self.strip_session_ids:
             url = strip_session_ids(url)  # a session id a redirect added is not the page's URL
@@ -298,10 +333,29 @@ class DomainSpider(Spider):
             rendered=rendered,
             content_type=response.headers.get("Content-Type", b"").decode("latin-1"),
             encoding=response.encoding,
-            canonical_url=canonicalize_url(response.urljoin(canonical)) if canonical else None,
+            canonical_url=canonical,
             depth=int(response.meta.get("page_depth", 0)),
             raw_html=response.body,
         )
+
+    def _declared_canonical(self, response: TextResponse) -> str | None:
+        """The page's ``<link rel=canonical>``, canonicalised; None when absent, malformed or
+        longer than ``URLLENGTH_LIMIT`` (a 100,000-character "URL" is no address; the
+        extraction pipeline, which reads the same link, counts it)."""
+        href = response.xpath("//head/link[@rel='canonical']/@href").get()
+        if not href:
+            return None
+        limit = self.crawler.settings.getint("URLLENGTH_LIMIT", 2083)
+        try:
+            canonical = canonicalize_url(response.urljoin(href))
+        except ValueError:
+            canonical = None
+        if canonical is None or (limit and len(canonical) > limit):
+            logger.info("Ignored the canonical link of %s: %s", response.url,
+                        "malformed" if canonical is None
+                        else f"{len(canonical)} characters > URLLENGTH_LIMIT {limit}")
+            return None
+        return canonical
 
     def _follow_links(self, response: TextResponse) -> Iterator[Request]:
         assert self.config is not None
@@ -354,8 +408,30 @@ class DomainSpider(Spider):
             return
         for url in sitemap_urls_from_robots(response.body, base_url=response.url):
             self.crawler.stats.inc_value("sitemaps/from_robots")
-            yield Request(url, callback=self.parse_sitemap, errback=self.on_auxiliary_error,
-                          meta={"crawl_role": ROLE_SITEMAP})
+            request = self._sitemap_request(url, depth=0)
+            if request is not None:
+                yield request
+
+    def _sitemap_request(self, url: str, depth: int) -> Request | None:
+        """A request for a sitemap at this index depth, or None (counted, logged once) past
+        SITEMAP_MAX_DEPTH or SITEMAP_MAX_COUNT: an index that links ever-new indexes ends."""
+        limits = self.sitemap_limits
+        over = None
+        if limits.max_depth and depth > limits.max_depth:
+            over = ("depth_limited", f"nested {depth} indexes deep > SITEMAP_MAX_DEPTH "
+                                     f"{limits.max_depth}")
+        elif limits.max_count and self.sitemaps_requested >= limits.max_count:
+            over = ("count_limited", f"{self.sitemaps_requested} sitemaps already requested "
+                                     f"(SITEMAP_MAX_COUNT)")
+        if over is not None:
+            stat = f"sitemaps/{over[0]}"
+            level = logging.DEBUG if self.crawler.stats.get_value(stat) else logging.WARNING
+            self.crawler.stats.inc_value(stat)
+            logger.log(level, "Sitemap %s not fetched: %s", url[:300], over[1])
+            return None
+        self.sitemaps_requested += 1
+        return Request(url, callback=self.parse_sitemap, errback=self.on_auxiliary_error,
+                       meta={"crawl_role": ROLE_SITEMAP, "sitemap_depth": depth})
 
     def parse_sitemap(self, response: Response) -> Iterator[Request]:
         """Read a sitemap or sitemap index (plain or gzipped) and request what it lists."""
@@ -379,9 +455,10 @@ class DomainSpider(Spider):
             loc = response.urljoin(loc)
             if sitemap.type == "sitemapindex":
                 if self.config is not None and self.config.scope.host_in_scope(host_of(loc)):
-                    yield Request(loc, callback=self.parse_sitemap,
-                                  errback=self.on_auxiliary_error,
-                                  meta={"crawl_role": ROLE_SITEMAP})
+                    request = self._sitemap_request(
+                        loc, depth=int(response.meta.get("sitemap_depth", 0)) + 1)
+                    if request is not None:
+                        yield request
             elif sitemap.type == "urlset":
                 request = self._discovered_request(loc, depth=1)
                 if request is not None:

@@ -17,6 +17,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
+import brotli
+
 from tests.hostile import pages
 
 logger = logging.getLogger(__name__)
@@ -33,6 +35,7 @@ class Hit:
     path: str
     host: str
     at: float
+    cookie_bytes: int = 0
 
 
 class HostileServer(ThreadingHTTPServer):
@@ -43,8 +46,9 @@ class HostileServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, port: int = 0, *, site_pages: int = 60, site_fanout: int = 2,
-                 site_delay: float = 0.0) -> None:
+                 site_delay: float = 0.0, robots: str = "allow") -> None:
         super().__init__(("127.0.0.1", port), HostileHandler)
+        self.robots_mode = robots
         self.site_pages = site_pages
         self.site_fanout = site_fanout
         self.site_delay = site_delay
@@ -64,10 +68,10 @@ class HostileServer(ThreadingHTTPServer):
         """Base URL of the server by IP address."""
         return f"http://127.0.0.1:{self.port}"
 
-    def record(self, path: str, host: str) -> int:
+    def record(self, path: str, host: str, cookie_bytes: int = 0) -> int:
         """Log one request; return how many times this path (with query) was requested so far."""
         with self._lock:
-            self._hits.append(Hit(path, host, time.monotonic()))
+            self._hits.append(Hit(path, host, time.monotonic(), cookie_bytes))
             self._counts[path] += 1
             return self._counts[path]
 
@@ -133,7 +137,8 @@ class HostileHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
         """Record the hit and dispatch on the longest matching route."""
-        count = self.server.record(self.path, self.headers.get("Host") or "")
+        count = self.server.record(self.path, self.headers.get("Host") or "",
+                                   len(self.headers.get("Cookie") or ""))
         split = urlsplit(self.path)
         for prefix, handler in ROUTES:
             if split.path == prefix or (prefix.endswith("/") and prefix != "/"
@@ -152,8 +157,53 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.send(200, pages.control_page("index", links=INDEX_LINKS))
 
     def robots(self, rest: str, query: dict, count: int) -> None:
-        """Allow everything."""
-        self.send(200, "User-agent: *\nAllow: /\n", "text/plain")
+        """Allow everything but ``/private/`` and list the sitemap traps (``robots="allow"``);
+        or never answer (``"hang"``), answer 503 (``"error"``), or send 20 MB whose first
+        lines forbid ``/private/`` (``"huge"``)."""
+        rules = "User-agent: *\nDisallow: /private/\nAllow: /\n"
+        mode = self.server.robots_mode
+        if mode == "hang":
+            self.server.stopping.wait(3600)
+        elif mode == "error":
+            self.send(503, "maintenance", "text/plain")
+        elif mode == "huge":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            self.wfile.write(rules.encode())
+            filler = b"# " + b"x" * 1022 + b"\n"
+            for _ in range(20 * 1024):
+                if self.server.stopping.is_set():
+                    break
+                self.wfile.write(filler)
+        else:
+            self.send(200, rules + "Sitemap: /sitemaps/deep/0.xml\nSitemap: /sitemaps/wide.xml\n",
+                      "text/plain")
+
+    def private(self, rest: str, query: dict, count: int) -> None:
+        """A page robots.txt forbids."""
+        self.send(200, pages.control_page("private"))
+
+    def sitemaps(self, rest: str, query: dict, count: int) -> None:
+        """``deep/<name>.xml``: an index linking one new index with a random name, forever;
+        ``wide.xml``: an index of 30 indexes with random names; each of those lists one page."""
+        def index(locs: list[str]) -> str:
+            entries = "".join(f"<sitemap><loc>{self.origin}{loc}</loc></sitemap>" for loc in locs)
+            return ('<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.'
+                    f'sitemaps.org/schemas/sitemap/0.9">{entries}</sitemapindex>')
+        if rest.startswith("deep/"):
+            body = index([f"/sitemaps/deep/{os.urandom(6).hex()}.xml"])
+        elif rest == "wide.xml":
+            body = index([f"/sitemaps/wide/{os.urandom(6).hex()}.xml" for _ in range(30)])
+        else:
+            body = ('<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org'
+                    f'/schemas/sitemap/0.9"><url><loc>{self.origin}/ok/1</loc></url></urlset>')
+        self.send(200, body, "application/xml")
+
+    @property
+    def origin(self) -> str:
+        """This server's origin as the client addressed it."""
+        return f"http://{self.headers.get('Host') or self.server.base.split('//', 1)[1]}"
 
     def ok(self, rest: str, query: dict, count: int) -> None:
         """Control pages."""
@@ -187,6 +237,43 @@ class HostileHandler(BaseHTTPRequestHandler):
     def redirect_offhost(self, rest: str, query: dict, count: int) -> None:
         """Redirect to the same server under another host name."""
         self.redirect(f"http://localhost:{self.server.port}/ok/offhost")
+
+    def redirect_escape(self, rest: str, query: dict, count: int) -> None:
+        """``/redirect/escape/<target>/`` -> 301 to its ``index.html`` (the same page) -> 302 to
+        another host's page: ``localhost``, ``127.0.0.2``, ``0``, ``2130706434``,
+        ``[::ffff:127.0.0.2]``, all this server (or none) under another name."""
+        target, _, tail = rest.partition("/")
+        if tail != "index.html":
+            self.redirect(f"/redirect/escape/{target}/index.html", status=301)
+            return
+        port = self.server.port
+        hosts = {"localhost": "localhost", "loopback2": "127.0.0.2", "zero": "0",
+                 "integer": "2130706434", "mapped": "[::ffff:127.0.0.2]"}
+        self.redirect(f"http://{hosts[target]}:{port}/ok/escaped-{target}")
+
+    def redirect_long(self, rest: str, query: dict, count: int) -> None:
+        """A redirect to a URL of about 3,000 characters."""
+        self.redirect(f"/ok/long-{'y' * 3000}")
+
+    def refresh(self, rest: str, query: dict, count: int) -> None:
+        """A page whose meta refresh points at ``javascript:`` or ``mailto:``."""
+        target = {"javascript": "javascript:alert(1)", "mailto": "mailto:team@example.org"}[rest]
+        head = f'<meta http-equiv="refresh" content="0; url={target}">'
+        self.send(200, pages.article(f"Refresh to {rest}", [f"Refresh page {rest}. "
+                                                           + pages.FILLER], head=head))
+
+    def spellings(self, rest: str, query: dict, count: int) -> None:
+        """Links to one page under 8 spellings: dot segments, doubled slashes, escapes of
+        unreserved characters."""
+        links = ["/ok/dots", "/ok/./dots", "/ok/x/../dots", "/ok//dots", "//ok/dots",
+                 "/ok/%64ots", "/%6Fk/d%6Fts", "/ok/x/y/../../dots"]
+        self.send(200, pages.article("Spellings", ["Spellings. " + pages.FILLER], links=links))
+
+    def canonical(self, rest: str, query: dict, count: int) -> None:
+        """A page whose canonical link is 100,000 characters long."""
+        head = f'<link rel="canonical" href="/ok/{"c" * 100_000}">'
+        self.send(200, pages.article("Long canonical", ["Long canonical. " + pages.FILLER],
+                                     head=head))
 
     def calendar(self, rest: str, query: dict, count: int) -> None:
         """``/cal/YYYY/MM`` links the previous and next month, forever."""
@@ -245,6 +332,14 @@ class HostileHandler(BaseHTTPRequestHandler):
             self.send(429, "slow down", headers={"Retry-After": "1"})
         elif rest == "503-retry-after-long":
             self.send(503, "maintenance", headers={"Retry-After": "3600"})
+        elif rest in ("503-text-then-ok", "500-json-then-ok", "429-empty-then-ok"):
+            if count == 1:
+                code, body, kind = {"503-text-then-ok": (503, "busy", "text/plain"),
+                                    "500-json-then-ok": (500, '{"error": 1}', "application/json"),
+                                    "429-empty-then-ok": (429, "", "text/plain")}[rest]
+                self.send(code, body, kind)
+            else:
+                self.send(200, pages.control_page(f"after {rest}"))
         elif rest == "503-then-ok":
             if count <= 2:
                 self.send(503, "busy")
@@ -294,6 +389,25 @@ class HostileHandler(BaseHTTPRequestHandler):
         body = {"broken": b"\x1f\x8b\x08\x00" + os.urandom(16) + b"not gzip at all" * 20,
                 "truncated": real[: len(real) // 2], "ok": real}[rest]
         self.send(200, body, headers={"Content-Encoding": "gzip"})
+
+    def brotli(self, rest: str, query: dict, count: int) -> None:
+        """``broken``: not brotli at all; ``ok``: a real brotli stream."""
+        body = {"broken": b"\x1b\x80" + bytes(range(256)) + b"<html>not brotli</html>" * 30,
+                "ok": brotli.compress(pages.control_page("brotli").encode())}[rest]
+        self.send(200, body, headers={"Content-Encoding": "br"})
+
+    def cookies(self, rest: str, query: dict, count: int) -> None:
+        """Every page sets 100 new cookies of 4 kB and one of 8 kB, and links the next page."""
+        n = int(rest or 0)
+        self.send_response(200)
+        body = pages.control_page(f"cookies {n}", links=[f"/cookies/{n + 1}"] if n < 4 else [])
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body.encode())))
+        for i in range(100):
+            self.send_header("Set-Cookie", f"c{n}x{i}={'v' * 4000}; Path=/")
+        self.send_header("Set-Cookie", f"big{n}={'w' * 8000}; Path=/")
+        self.end_headers()
+        self.wfile.write(body.encode())
 
     def empty(self, rest: str, query: dict, count: int) -> None:
         """200 with an empty body."""
@@ -363,6 +477,15 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/redirect/loop/", HostileHandler.redirect_loop),
     ("/redirect/chain/", HostileHandler.redirect_chain),
     ("/redirect/offhost", HostileHandler.redirect_offhost),
+    ("/redirect/escape/", HostileHandler.redirect_escape),
+    ("/redirect/long", HostileHandler.redirect_long),
+    ("/refresh/", HostileHandler.refresh),
+    ("/canonical/long", HostileHandler.canonical),
+    ("/spellings", HostileHandler.spellings),
+    ("/private/", HostileHandler.private),
+    ("/sitemaps/", HostileHandler.sitemaps),
+    ("/brotli/", HostileHandler.brotli),
+    ("/cookies/", HostileHandler.cookies),
     ("/redirect/pretty/", HostileHandler.redirect_same_page),
     ("/cal/", HostileHandler.calendar),
     ("/list", HostileHandler.pagination),
@@ -394,6 +517,9 @@ INDEX_LINKS: list[str] = [
     "/cal/2026/11", "/list?page=1", "/rep/", "/grow/", "/session/", "/session/login",
     "/status/404", "/status/410", "/status/500", "/status/429-retry-after", "/status/429-always",
     "/status/503-retry-after-long", "/status/503-then-ok",
+    "/status/503-text-then-ok", "/status/500-json-then-ok", "/status/429-empty-then-ok",
+    "/redirect/escape/localhost/", "/redirect/long", "/refresh/javascript", "/refresh/mailto",
+    "/canonical/long", "/spellings", "/private/page", "/brotli/broken", "/brotli/ok", "/cookies/0",
     "/hang", "/drop", "/huge", "/huge/chunked",
     "/binary/pdf", "/binary/png", "/binary/zip", "/gzip/broken", "/gzip/truncated", "/gzip/ok",
     "/empty",
@@ -412,6 +538,9 @@ GROUPS: dict[str, list[str]] = {
                   "/malformed/nulls"],
     # No metadata address here: this group is also crawled with the guard turned off.
     "internal": [f"/internal/redirect/{t}" for t in ("private", "localhost", "ipv6")],
+    # Same-page redirects that end on other hosts: crawled with the guard turned off too.
+    "escape": [f"/redirect/escape/{t}/" for t in
+               ("localhost", "loopback2", "zero", "integer", "mapped")],
 }
 
 

@@ -1,0 +1,116 @@
+"""robots.txt that cannot be read completely never widens what the crawl may fetch.
+
+Scrapy's RobotsTxtMiddleware allows everything on a host whose robots.txt times out, is cut
+off, is over ``DOWNLOAD_MAXSIZE`` or answers with a server error: a robots.txt of 20 MB is
+dropped with a warning and its ``Disallow`` lines are then ignored. Here, as Google documents
+for robots.txt that answers 5xx or cannot be reached, such a host is treated as **disallow
+all**: nothing of it is fetched, with one ERROR line naming the host and why, and the stat
+``robotstxt/unreadable``. A 4xx (no robots.txt) still allows everything, as it does for every
+crawler.
+
+Every request waiting for a host's robots.txt gets its rules (Scrapy's own middleware, under
+the asyncio reactor, hands them to the first waiter only and lets the others through).
+
+The robots.txt request waits at most ``ROBOTSTXT_TIMEOUT`` seconds (10) and is retried at most
+``ROBOTSTXT_RETRY_TIMES`` times (1), because every request to the host waits for it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from scrapy import Request, Spider
+from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
+from scrapy.http import Response
+from scrapy.http.request import NO_CALLBACK
+from scrapy.robotstxt import RobotParser
+from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
+from scrapy.utils.misc import build_from_crawler
+from twisted.internet.defer import Deferred
+
+logger = logging.getLogger(__name__)
+
+#: What an unreadable robots.txt is taken to say.
+DISALLOW_ALL = b"User-agent: *\nDisallow: /\n"
+#: Statuses of a robots.txt answer that say "cannot be read now", not "there is none".
+UNREADABLE_STATUSES = frozenset({429}) | frozenset(range(500, 600))
+
+
+@dataclass(frozen=True)
+class RobotsConfig:
+    """How long and how often the robots.txt of a host is tried."""
+
+    timeout: float
+    retry_times: int
+
+    @classmethod
+    def from_settings(cls, settings) -> RobotsConfig:  # noqa: ANN001 - Scrapy Settings
+        """Read ROBOTSTXT_TIMEOUT (never above DOWNLOAD_TIMEOUT) and ROBOTSTXT_RETRY_TIMES."""
+        timeout = settings.getfloat("ROBOTSTXT_TIMEOUT", 10.0)
+        download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180.0)
+        return cls(timeout=min(timeout, download_timeout) if timeout > 0 else download_timeout,
+                   retry_times=max(0, settings.getint("ROBOTSTXT_RETRY_TIMES", 1)))
+
+
+class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
+    """RobotsTxtMiddleware whose failures disallow the host instead of allowing it."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        self.config = RobotsConfig.from_settings(crawler.settings)
+
+    async def robot_parser(self, request: Request) -> RobotParser | None:
+        """The rules of the request's host, fetching its robots.txt once (bounded in time and
+        retries); a failure disallows the host, with one ERROR line and no traceback."""
+        url = urlparse_cached(request)
+        netloc = url.netloc
+        if netloc not in self._parsers:
+            self._parsers[netloc] = Deferred()
+            robots_request = Request(
+                f"{url.scheme}://{netloc}/robots.txt", priority=self.DOWNLOAD_PRIORITY,
+                meta={"dont_obey_robotstxt": True, "download_timeout": self.config.timeout,
+                      "max_retry_times": self.config.retry_times},
+                callback=NO_CALLBACK)
+            try:
+                response = await self.crawler.engine.download_async(robots_request)
+                await self._parse_robots(response, netloc, request)
+            except Exception as exc:  # any failure: the host's rules are unknown
+                self._robots_error(exc, netloc)
+            self._stats.inc_value("robotstxt/request_count")
+        parser = self._parsers[netloc]
+        if isinstance(parser, Deferred):
+            # Read the result from the table: a Deferred awaited as a Future hands its result to
+            # the first waiter only (the others get None, which would allow everything).
+            await maybe_deferred_to_future(parser)
+            parser = self._parsers[netloc]
+        return None if isinstance(parser, Deferred) else parser
+
+    async def _parse_robots(self, response: Response, netloc: str, request: Request) -> None:
+        """Parse the answer; a server error, or a body cut short, disallows the host."""
+        if response.status in UNREADABLE_STATUSES:
+            return self._disallow_all(netloc, f"HTTP {response.status}")
+        if "download_stopped" in response.flags or "dataloss" in response.flags:
+            return self._disallow_all(netloc, "the body was cut short")
+        return await super()._parse_robots(response, netloc, request)
+
+    def _robots_error(self, exc: Exception, netloc: str) -> None:
+        """A robots.txt that could not be downloaded (timeout, over DOWNLOAD_MAXSIZE, dropped
+        connection, refused) disallows the host."""
+        if not isinstance(exc, IgnoreRequest):
+            self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
+        self._disallow_all(netloc, str(exc).split("\n", 1)[0][:200] or type(exc).__name__)
+
+    def _disallow_all(self, netloc: str, why: str) -> None:
+        """Resolve the host's pending parser with rules that forbid everything (logged once)."""
+        self._stats.inc_value("robotstxt/unreadable")
+        logger.error("robots.txt of %s could not be read completely (%s): nothing on that host "
+                     "will be fetched, as if it said 'Disallow: /'", netloc, why)
+        parser = build_from_crawler(self._parserimpl, self.crawler, DISALLOW_ALL)
+        pending = self._parsers[netloc]
+        self._parsers[netloc] = parser
+        if isinstance(pending, Deferred):
+            pending.callback(parser)
