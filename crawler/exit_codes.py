@@ -12,7 +12,8 @@ from __future__ import annotations
 STARTUP_ERROR = "startup_error"
 #: ``start_unreachable``: no start URL answered.
 START_UNREACHABLE = "start_unreachable"
-#: ``storage_error``: a page could not be written (disk full, read-only or foreign database).
+#: ``storage_error``: a page could not be written (disk full, I/O error). A database that cannot
+#: be used at all (read-only, another application's file) is refused at open: ``startup_error``.
 STORAGE_ERROR = "storage_error"
 #: ``redis_unavailable``: the shared frontier of a distributed crawl could not be reached.
 REDIS_UNAVAILABLE = "redis_unavailable"

@@ -1,4 +1,7 @@
-"""SQLite storage of crawled pages (sqlite-utils): schema, WAL, upsert by URL, streaming reads."""
+"""SQLite storage of crawled pages (sqlite-utils): schema, WAL, upsert by URL, streaming reads.
+
+Which files may be opened, and how the schema is versioned, is :mod:`crawler.database_identity`.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import sqlite_utils
+
+from crawler.database_identity import (DatabaseRefused, check_path, connect, identify,
+                                        needs_upgrade, stamp)
 
 logger = logging.getLogger(__name__)
 
@@ -50,16 +56,34 @@ PAGES_COLUMNS: dict[str, type] = {
 }
 
 
-def open_database(path: str | Path) -> sqlite_utils.Database:
-    """Open (creating if needed) a crawl database in WAL mode with the `pages` schema."""
+def open_database(path: str | Path, *, create: bool = True,
+                  readonly: bool = False) -> sqlite_utils.Database:
+    """Open a crawl database in WAL mode, creating it (with ``create``) and completing its schema.
+
+    The file is checked before anything is written (see :mod:`crawler.database_identity`): a
+    path that cannot hold a database, or a SQLite file of another application, raises
+    :class:`DatabaseRefused` with one sentence and is left untouched. ``readonly`` opens an
+    existing database for reading only, without completing its schema.
+    """
     path = Path(path)
-    if path.parent and not path.parent.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
-    db = sqlite_utils.Database(conn)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=NORMAL")
-    ensure_pages_table(db)
+    check_path(path, create=create and not readonly, writable=not readonly)
+    conn = connect(path, create=create and not readonly, readonly=readonly)
+    try:
+        state = identify(conn, path)
+        db = sqlite_utils.Database(conn)
+        if readonly:
+            return db
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        if needs_upgrade(conn, state):
+            stamp(conn)
+        ensure_pages_table(db)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise DatabaseRefused(f"{path} cannot be used as the crawl database: {exc}") from None
+    except BaseException:
+        conn.close()
+        raise
     return db
 
 

@@ -1,4 +1,5 @@
-"""At close, one log line and ``summary/*`` stats: pages found, stored, skipped, rendered, errors."""
+"""At close, one log line and ``summary/*`` stats: pages found, stored, skipped, rendered, errors
+(``errors/storage``: pages that reached the database but could not be written)."""
 
 from __future__ import annotations
 
@@ -54,9 +55,11 @@ class CrawlSummary:
         found = values.get("pages/discovered", 0)
         stored = values.get("pages/stored", 0)
         rendered = values.get("pages/rendered", 0)
+        unstored = values.get("errors/storage", 0)
         self.stats.set_value("summary/pages_found", found)
         self.stats.set_value("summary/pages_stored", stored)
         self.stats.set_value("summary/pages_rendered", rendered)
+        self.stats.set_value("summary/pages_unstored", unstored)
         self.stats.set_value("summary/skipped", sum(skipped.values()))
         self.stats.set_value("summary/errors", sum(errors.values()))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,8 +82,12 @@ class DomainDedupPipeline:
         return item
 
     async def close_spider(self, spider: Spider | None = None) -> None:
-        """Analyse every domain crawled, in a thread so the reactor keeps running."""
+        """Analyse every domain crawled, in a thread so the reactor keeps running (not after
+        the storage pipeline failed to write: the disk is full or the database unusable)."""
         if not self.domains or self.config is None:
+            return
+        if self.stats.get_value("storage/error"):
+            logger.info("Domain dedup skipped: the crawl database could not be written")
             return
         await asyncio.to_thread(self._dedup_all, sorted(self.domains))
 
@@ -94,6 +99,11 @@ class DomainDedupPipeline:
             for domain in domains:
                 try:
                     result = dedup_domain(db, domain, self.config.dedup)
+                except sqlite3.OperationalError as exc:  # disk full, I/O error: no traceback
+                    self.stats.inc_value("dedup/errors")
+                    logger.error("Dedup of %s could not write to %s (%s); its cleaned_content "
+                                 "is unchanged", domain, self.config.db_path, exc)
+                    continue
                 except Exception:
                     self.stats.inc_value("dedup/errors")
                     logger.exception("Dedup of %s failed; its cleaned_content is unchanged", domain)

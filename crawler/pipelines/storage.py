@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 import sqlite_utils
 from scrapy import Spider
 from scrapy.crawler import Crawler
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.defer import deferred_from_coro
 
+from crawler.database_identity import DatabaseRefused
+from crawler.exit_codes import STORAGE_ERROR
 from crawler.items import PageItem, page_row
+from crawler.startup import stop_if_misconfigured
 from crawler.storage import open_database, upsert_page
 
 logger = logging.getLogger(__name__)
@@ -26,12 +31,20 @@ class SQLiteConfig:
 
 class SQLitePipeline:
     """Store every page in the `pages` table keyed by URL; each page in its own transaction, so
-    a killed crawl loses at most the pages in flight."""
+    a killed crawl loses at most the pages in flight.
+
+    A database that cannot be used (see :mod:`crawler.database_identity`) stops the crawl before
+    the first request (``startup_error``). A write that fails (disk full, I/O error) stops the
+    crawl with ``storage_error``: one error line, the page dropped (so no feed reports it),
+    counted under ``errors/storage``; a page that was not committed is never counted stored.
+    """
 
     def __init__(self, crawler: Crawler, config: SQLiteConfig) -> None:
+        self.crawler = crawler
         self.stats = crawler.stats
         self.config = config
         self.db: sqlite_utils.Database | None = None
+        self.failed = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SQLitePipeline:
@@ -41,9 +54,19 @@ class SQLitePipeline:
             raise NotConfigured("SQLITE_PATH is empty")
         return cls(crawler, SQLiteConfig(path=Path(path)))
 
-    def open_spider(self, spider: Spider | None = None) -> None:
-        """Open the database (WAL mode), creating it and its schema if needed."""
-        self.db = open_database(self.config.path)
+    async def open_spider(self, spider: Spider | None = None) -> None:
+        """Open the database (WAL mode), creating it and its schema if needed; refuse a path
+        that cannot hold it, or another application's database, with one sentence.
+
+        A coroutine, so that Scrapy gathers it with the other pipelines' and a refusal leaves
+        none of them un-awaited."""
+        try:
+            self.db = open_database(self.config.path)
+        except DatabaseRefused as exc:
+            stop_if_misconfigured(self.stats, f"SQLITE_PATH: {exc}.")
+        except (sqlite3.Error, OSError) as exc:
+            stop_if_misconfigured(self.stats, f"SQLITE_PATH: {self.config.path} cannot be "
+                                              f"used as the crawl database ({exc}).")
         logger.info("Storing pages in %s", self.config.path)
 
     def close_spider(self, spider: Spider | None = None) -> None:
@@ -53,8 +76,26 @@ class SQLitePipeline:
             self.db = None
 
     def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
-        """Upsert the page row; re-crawling a URL updates its row."""
-        assert self.db is not None
-        upsert_page(self.db, page_row(item), item.raw_html)
+        """Upsert the page row; re-crawling a URL updates its row. After a failed write, the
+        pages still in flight are counted and dropped without another attempt."""
+        if self.db is None or self.failed:
+            self.stats.inc_value("errors/storage")
+            raise DropItem(f"Not stored (the crawl database failed): {item.url}",
+                           log_level="DEBUG")
+        try:
+            upsert_page(self.db, page_row(item), item.raw_html)
+        except sqlite3.Error as exc:
+            self._stop(item, exc)
+            raise DropItem(f"Not stored ({exc}): {item.url}", log_level="DEBUG") from None
         self.stats.inc_value("pages/stored")
         return item
+
+    def _stop(self, item: PageItem, exc: sqlite3.Error) -> None:
+        """Count the unstored page, log one line and stop the crawl with ``storage_error``."""
+        self.failed = True
+        self.stats.inc_value("errors/storage")
+        self.stats.set_value("storage/error", str(exc))
+        logger.error("Cannot write to the crawl database %s (%s); stopping the crawl. %s and "
+                     "the pages after it are not stored; the pages stored before are intact.",
+                     self.config.path, exc, item.url)
+        deferred_from_coro(self.crawler.engine.close_spider_async(reason=STORAGE_ERROR))
