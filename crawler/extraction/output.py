@@ -57,8 +57,12 @@ _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u200b]+")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush|sourceCode)[-:]?\s*([A-Za-z0-9_+#.-]+)")
 _ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
-_MD_SPECIAL = re.compile(r"[\\`*\[\]]")
-_MD_ESCAPE = re.compile(r"([\\`*\[\]])")
+#: Characters of text that Markdown would read as markup. ``<`` is always escaped, so that no
+#: text of the page becomes raw HTML or an autolink in a renderer, even when it is assembled
+#: from several text nodes; ``&`` only where it would start a character reference.
+_MD_SPECIAL = re.compile(r"[\\`*\[\]<&]")
+_MD_ESCAPE = re.compile(r"[\\`*\[\]<]|&(?=#?[A-Za-z0-9]+;)")
+_BACKTICK_RUNS = re.compile(r"`+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _PERMALINK = re.compile(r"^[\s\u200b]*[¶#§🔗]?[\s\u200b]*$")
 _LISTING_TABLE = re.compile(r"highlight|codehilite|listing|code-table", re.IGNORECASE)
@@ -412,15 +416,13 @@ class _Renderer:
             src = self.resolve(el.get("src"))
             if not src:
                 return "", ""
-            alt = _WS.sub(" ", el.get("alt") or "").strip().replace("[", "").replace("]", "")
+            alt = _escape(_WS.sub(" ", el.get("alt") or "").strip().replace("[", "").replace("]", ""))
             return f"![{alt}]({_md_url(src)})", ""
         if tag in _INLINE_CODE:
             code = _WS.sub(" ", el.text_content())
             if not code.strip():
                 return code, code
-            tick = "``" if "`" in code else "`"
-            pad = " " if code.startswith("`") or code.endswith("`") else ""
-            return f"{tick}{pad}{code}{pad}{tick}", code
+            return _code_span(code), code
         md_parts, tx_parts = self._inline_parts(el)
         md = "".join(md_parts)
         tx = "".join(tx_parts)
@@ -474,14 +476,22 @@ def _cell_block(block: str) -> str:
     """A Markdown block flattened into a table cell (a fenced code block becomes inline code)."""
     if block.startswith("```"):
         code = " ".join(line.strip() for line in block.split("\n")[1:-1] if line.strip())
-        tick = "``" if "`" in code else "`"
-        return f"{tick}{code}{tick}" if code else ""
+        return _code_span(code) if code else ""
     return block.replace("\n", " ")
 
 
 def _escape(text: str) -> str:
-    """Text with Markdown's special characters escaped."""
-    return _MD_ESCAPE.sub(r"\\\1", text) if _MD_SPECIAL.search(text) else text
+    """Text with Markdown's special characters escaped (see ``_MD_ESCAPE``)."""
+    return _MD_ESCAPE.sub(r"\\\g<0>", text) if _MD_SPECIAL.search(text) else text
+
+
+def _code_span(code: str) -> str:
+    """Inline code fenced by one more backtick than its longest run of them, so that no backtick
+    inside can close it early (and let what follows be read as Markdown or HTML)."""
+    runs = _BACKTICK_RUNS.findall(code)
+    tick = "`" * (max(map(len, runs), default=0) + 1)
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
+    return f"{tick}{pad}{code}{pad}{tick}"
 
 
 def _span(cell: HtmlElement) -> int:
