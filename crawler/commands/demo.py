@@ -13,6 +13,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from crawler.storage import open_database
+from crawler.terminal import terminal_text
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve the site, run ``scrapy crawl domain`` on it and print a short report."""
+    """Serve the site, run ``scrapy crawl domain`` on it and print a short report (page fields
+    shown with their control characters made visible)."""
     if not args.site.is_dir():
         logger.error("No demo site at %s", args.site)
         return 1
@@ -59,10 +61,11 @@ def run(args: argparse.Namespace) -> int:
     db = open_database(db_path)
     rows = list(db.query("SELECT url, title, word_count, method FROM pages ORDER BY url"))
     for row in rows:
-        print(f"  {row['word_count']:6d} words  {row['method'] or '-':24s} {row['title']}")
+        print(f"  {row['word_count'] or 0:6d} words  {row['method'] or '-':24s} "
+              f"{terminal_text(row['title'])}")
     first = json.loads(feed_path.read_text().splitlines()[0]) if rows else {}
     print(f"\n{len(rows)} pages stored in {db_path} and {feed_path}.")
     if first:
-        print(f"First page as markdown ({first['url']}):\n")
-        print(first["content_markdown"][:800])
+        print(f"First page as markdown ({terminal_text(first['url'])}):\n")
+        print(terminal_text(first["content_markdown"][:800], multiline=True))
     return 0
