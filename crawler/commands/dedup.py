@@ -104,7 +104,7 @@ def run_stats(args: argparse.Namespace) -> int:
     """Print the stored statistics, one line per analysed domain."""
     if not _require_database(args.db):
         return 1
-    db = open_database(args.db)
+    db = open_database(args.db, readonly=True)
     try:
         rows = stored_stats(db)
     finally:

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     except ExportError as exc:
         print(f"error: {exc}.", file=sys.stderr)
         return 2
-    db = open_database(args.db)
+    db = open_database(args.db, readonly=True)
     try:
         total = count_pages(db, selection)
         if total == 0:

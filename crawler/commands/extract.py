@@ -23,7 +23,7 @@ import os
 import sqlite3
 import sys
 import time
-import urllib.request
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +35,6 @@ from crawler.progress import track
 logger = logging.getLogger(__name__)
 
 FORMATS = ("json", "markdown", "html", "text")
-FETCH_TIMEOUT = 30.0
 USER_AGENT = f"crawler-extract/{__version__} (+Scrapy content-extraction crawler)"
 
 
@@ -68,6 +67,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     one.add_argument("--trace", action="store_true",
                      help="explain the extraction: candidates, scores, choice, cleaning")
     one.add_argument("--url", help="the page's URL when reading a file (links are made absolute against it)")
+    one.add_argument("--max-size", type=int, metavar="BYTES",
+                     help="largest page read, compressed or not (default: the crawl's DOWNLOAD_MAXSIZE)")
+    one.add_argument("--timeout", type=float, metavar="SECONDS",
+                     help="time allowed for the whole download (default: the crawl's DOWNLOAD_TIMEOUT)")
     one.set_defaults(func=run_extract)
 
     corpus = subparsers.add_parser(
@@ -85,26 +88,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 # --------------------------------------------------------------------------- extract
 
-def read_source(source: str) -> tuple[bytes, str]:
-    """The page bytes and its URL: fetched with a plain GET for a URL, read from disk otherwise."""
-    if source.startswith(("http://", "https://")):
-        request = urllib.request.Request(source, headers={"User-Agent": USER_AGENT})
-        try:
-            with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:  # noqa: S310
-                return response.read(), response.geturl()
-        except (OSError, ValueError) as exc:
-            raise ExtractCommandError(f"cannot fetch {source}: {exc}") from exc
-    path = Path(source)
+def read_source(source: str, max_size: int | None = None,
+                timeout: float | None = None) -> tuple[bytes, str]:
+    """The page bytes and its URL: fetched with a plain GET for a URL, read from disk otherwise,
+    within the crawl's DOWNLOAD_MAXSIZE and DOWNLOAD_TIMEOUT unless given (see
+    ``crawler.commands.fetch``)."""
+    from crawler.commands.fetch import FetchError, FetchLimits, fetch_url, read_file
+
+    limits = FetchLimits.from_project_settings(USER_AGENT, max_bytes=max_size, timeout=timeout)
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ExtractCommandError(f"cannot read {source}: {exc.strerror or exc}") from exc
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise ExtractCommandError(f"{source} is not a valid gzip file: {exc}") from exc
-    return data, ""
+        if source.startswith(("http://", "https://")):
+            return fetch_url(source, limits)
+        return read_file(Path(source), limits), ""
+    except FetchError as exc:
+        raise ExtractCommandError(str(exc)) from None
 
 
 def read_stored_page(db_path: Path, url: str | None) -> tuple[str, str]:
@@ -117,7 +114,7 @@ def read_stored_page(db_path: Path, url: str | None) -> tuple[str, str]:
     if not db_path.is_file():
         raise ExtractCommandError(f"no database at {db_path}")
     try:
-        db = open_database(db_path)
+        db = open_database(db_path, readonly=True)
     except sqlite3.Error as exc:
         raise ExtractCommandError(f"cannot read {db_path}: {exc}") from exc
     try:
@@ -129,7 +126,11 @@ def read_stored_page(db_path: Path, url: str | None) -> tuple[str, str]:
         db.conn.close()
     if row is None or not row[0]:
         raise ExtractCommandError(f"{db_path} holds no page {url}")
-    return decode_page(decompress_html(row[0]), row[1])[0], url
+    try:
+        raw = decompress_html(row[0])
+    except zlib.error:
+        raise ExtractCommandError(f"the stored HTML of {url} in {db_path} is corrupt") from None
+    return decode_page(raw, row[1])[0], url
 
 
 def render_output(result: Any, fmt: str, with_trace: bool) -> str:
@@ -207,7 +208,7 @@ def run_extract(args: argparse.Namespace) -> int:
         if args.db is not None:
             data, fetched_url = read_stored_page(args.db, args.url)
         elif args.source:
-            data, fetched_url = read_source(args.source)
+            data, fetched_url = read_source(args.source, args.max_size, args.timeout)
         else:
             raise ExtractCommandError("give a FILE_OR_URL, or --db DB --url URL")
     except ExtractCommandError as exc:

@@ -115,7 +115,8 @@ def merge_shards(shards: list[Path], output: Path, *, dedup: DedupConfig | None 
 
 
 def _check_paths(shards: list[Path], output: Path) -> None:
-    """Refuse missing shards and an output that is also an input."""
+    """Refuse missing shards, shards that are not crawl databases and an output that is also an
+    input."""
     resolved_output = output.resolve()
     for shard in shards:
         if not shard.is_file():
@@ -124,6 +125,10 @@ def _check_paths(shards: list[Path], output: Path) -> None:
             raise MergeError(f"{shard} is both a shard and the output; write to another file")
     if len({s.resolve() for s in shards}) != len(shards):
         raise MergeError("a shard is named twice")
+    for shard in shards:
+        # Refuses (DatabaseRefused) a file that is not a crawl database, before anything is
+        # written: another application's columns must never reach the output.
+        open_database(shard, readonly=True).conn.close()
 
 
 def _merge_one(db: sqlite_utils.Database, shard: Path) -> ShardResult:

@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import sys
 import time
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,23 +58,32 @@ def extracted_values(url: str, html: str) -> dict[str, Any]:
     return values
 
 
-def _extract_job(job: tuple[str, str]) -> tuple[str, dict[str, Any] | None, str | None]:
+def _extract_job(job: tuple[str, str | None]) -> tuple[str, dict[str, Any] | None, str | None]:
     url, html = job
+    if html is None:
+        return url, None, "its stored raw_html is corrupt (not zlib data)"
     try:
         return url, extracted_values(url, html), None
     except Exception as exc:  # noqa: BLE001 - one bad page must not stop the others
         return url, None, f"{type(exc).__name__}: {exc}"
 
 
-def _jobs(db_path: Path, urls: list[str]) -> Iterator[tuple[str, str]]:
-    """(url, decoded HTML) of each page, read through a connection of its own."""
+def _jobs(db_path: Path, urls: list[str]) -> Iterator[tuple[str, str | None]]:
+    """(url, decoded HTML) of each page, read through a connection of its own; the HTML is None
+    when the stored blob cannot be decompressed (the page is skipped and counted, not fatal)."""
     reader = open_database(db_path)
     try:
         for url in urls:
             row = reader.conn.execute(
                 f"SELECT raw_html, encoding FROM [{PAGES_TABLE}] WHERE url = ?", [url]).fetchone()
-            if row is not None:
-                yield url, decode_page(decompress_html(row[0]), row[1])[0]
+            if row is None:
+                continue
+            try:
+                raw = decompress_html(row[0])
+            except zlib.error:
+                yield url, None
+                continue
+            yield url, decode_page(raw, row[1])[0]
     finally:
         reader.conn.close()
 
