@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import os
 import sqlite3
 import subprocess
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from crawler.cli import main
-from crawler.storage import compress_html, open_database, upsert_page
+from crawler.storage import open_database, upsert_page
 from tests.conftest import REPO_ROOT
 from tests.filesystems import make_read_only, small_filesystem
 from tests.hostile import pages
@@ -332,3 +333,21 @@ def test_extract_follows_a_redirect_on_the_same_host(
     code, out, err = run_cli(capsys, "extract", server + "/redirect/same-host", "--format", "text")
     assert code == 0, err
     assert "Plain page begins." in out and "Plain page ends." in out
+
+
+def test_extract_corpus_records_a_gzip_bomb_page_as_an_error_and_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = tmp_path / "corpus"
+    (corpus / "html").mkdir(parents=True)
+    (corpus / "ground-truth.jsonl").write_text(
+        '{"id": "bomb", "url": "https://a.example/bomb"}\n'
+        '{"id": "good", "url": "https://a.example/good"}\n')
+    (corpus / "html" / "bomb.html.gz").write_bytes(gzip_bomb())
+    (corpus / "html" / "good.html.gz").write_bytes(gzip.compress(article("Good page").encode()))
+    code, _, err = run_cli(capsys, "extract-corpus", corpus, "-o", tmp_path / "preds.jsonl",
+                           "--jobs", "1")
+    assert code == 0, err
+    records = [json.loads(line) for line in (tmp_path / "preds.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in records] == ["bomb", "good"]
+    assert "is larger than DOWNLOAD_MAXSIZE" in records[0]["error"] and records[0]["text"] == ""
+    assert "Good page begins." in records[1]["text"] and "error" not in records[1]

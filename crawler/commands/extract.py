@@ -16,7 +16,6 @@ JSON line per page: ``{"id", "text", "html", "markdown", "title", "author", "dat
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import logging
 import os
@@ -26,6 +25,7 @@ import time
 import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -99,7 +99,7 @@ def read_source(source: str, max_size: int | None = None,
     try:
         if source.startswith(("http://", "https://")):
             return fetch_url(source, limits)
-        return read_file(Path(source), limits), ""
+        return read_file(Path(source), limits.max_bytes), ""
     except FetchError as exc:
         raise ExtractCommandError(str(exc)) from None
 
@@ -245,17 +245,19 @@ def corpus_pages(corpus: Path) -> list[CorpusPage]:
     return pages
 
 
-def extract_page(page: CorpusPage) -> dict[str, Any]:
-    """The prediction record of one corpus page (an unreadable page gives empty fields)."""
+def extract_page(page: CorpusPage, max_bytes: int = 0) -> dict[str, Any]:
+    """The prediction record of one corpus page (an unreadable page, or one over ``max_bytes``
+    once decompressed, gives empty fields and an ``error``)."""
+    from crawler.commands.fetch import FetchError, read_file
     from crawler.extraction import extract
     from crawler.extraction.metadata import join_names
 
     record: dict[str, Any] = {"id": page.id, "text": "", "html": "", "markdown": "", "title": None,
                               "author": None, "date": None, "tier": None, "quality_score": None}
     try:
-        data = gzip.decompress(page.path.read_bytes())
-    except (OSError, EOFError) as exc:
-        record["error"] = f"cannot read {page.path.name}: {exc}"
+        data = read_file(page.path, max_bytes)
+    except FetchError as exc:
+        record["error"] = str(exc)
         return record
     try:
         result = extract(data, page.url)
@@ -270,13 +272,17 @@ def extract_page(page: CorpusPage) -> dict[str, Any]:
 
 
 def _results(pages: list[CorpusPage], jobs: int) -> Iterator[dict[str, Any]]:
-    """Prediction records in corpus order, computed in ``jobs`` processes (in-process for 1)."""
+    """Prediction records in corpus order, computed in ``jobs`` processes (in-process for 1);
+    each page read within the crawl's DOWNLOAD_MAXSIZE."""
+    from crawler.commands.fetch import FetchLimits
+
+    read = partial(extract_page, max_bytes=FetchLimits.from_project_settings(USER_AGENT).max_bytes)
     if jobs <= 1:
         for page in pages:
-            yield extract_page(page)
+            yield read(page)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(extract_page, pages, chunksize=4)
+        yield from pool.map(read, pages, chunksize=4)
 
 
 def run_extract_corpus(args: argparse.Namespace) -> int:

@@ -90,12 +90,12 @@ class _Budget:
                              f"({self.max_bytes} bytes); nothing extracted")
 
 
-def read_file(path: Path, limits: FetchLimits) -> bytes:
-    """A local page's bytes (gunzipped when it is gzip), within ``DOWNLOAD_MAXSIZE``."""
-    budget = _Budget(str(path), limits.max_bytes)
+def read_file(path: Path, max_bytes: int) -> bytes:
+    """A local page's bytes (gunzipped when it is gzip), within ``max_bytes`` (0: no limit)."""
+    budget = _Budget(str(path), max_bytes)
     try:
         with path.open("rb") as handle:
-            data = handle.read(limits.max_bytes + 1 if limits.max_bytes else -1)
+            data = handle.read(max_bytes + 1 if max_bytes else -1)
     except OSError as exc:
         raise FetchError(f"cannot read {path}: {exc.strerror or exc}") from None
     budget.check_size(len(data))
