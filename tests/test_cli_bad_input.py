@@ -225,7 +225,7 @@ def read_only_dir(tmp_path: Path) -> Iterator[Path]:
 
 
 @pytest.mark.parametrize(("case", "argv", "phrase"), [
-    ("export to a directory", ["export", "{db}", "-o", "{tmp}"], "Is a directory"),
+    ("export under a regular file", ["export", "{db}", "-o", "{db}/out.jsonl"], "cannot write"),
     ("export onto a read-only filesystem", ["export", "{db}", "-o", "{ro}/out.jsonl"],
      "Read-only file system"),
     ("merge into a directory", ["merge", "{db}", "-o", "{tmp}"], "is a directory"),
