@@ -61,7 +61,8 @@ _ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
 #: text of the page becomes raw HTML or an autolink in a renderer, even when it is assembled
 #: from several text nodes; ``&`` only where it would start a character reference.
 _MD_SPECIAL = re.compile(r"[\\`*\[\]<&]")
-_MD_ESCAPE = re.compile(r"[\\`*\[\]<]|&(?=#?[A-Za-z0-9]+;)")
+_MD_ESCAPE = re.compile(r"([\\`*\[\]<])")
+_CHARACTER_REFERENCE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _BACKTICK_RUNS = re.compile(r"`+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _PERMALINK = re.compile(r"^[\s\u200b]*[¶#§🔗]?[\s\u200b]*$")
@@ -481,8 +482,12 @@ def _cell_block(block: str) -> str:
 
 
 def _escape(text: str) -> str:
-    """Text with Markdown's special characters escaped (see ``_MD_ESCAPE``)."""
-    return _MD_ESCAPE.sub(r"\\\g<0>", text) if _MD_SPECIAL.search(text) else text
+    """Text with Markdown's special characters escaped (see ``_MD_SPECIAL``; two passes, as a
+    single pattern with an alternative is three times slower on long text)."""
+    if not _MD_SPECIAL.search(text):
+        return text
+    text = _MD_ESCAPE.sub(r"\\\1", text)
+    return _CHARACTER_REFERENCE.sub(r"\\&", text) if "&" in text else text
 
 
 def _code_span(code: str) -> str:
