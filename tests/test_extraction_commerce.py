@@ -7,6 +7,7 @@ import pytest
 from crawler.extraction import candidates as tiers
 from crawler.extraction import extract
 from crawler.extraction.document import parse_html
+from crawler.extraction.frameworks import load_rules
 from crawler.extraction.scoring import compute_stats, density_scores
 
 INTRO = ("Lightweight, supportive and comfortable, our sneakers make any outing feel easy, "
@@ -174,7 +175,7 @@ GRID_CASES = [
 def test_grid_of_linked_items(name: str, body: str, grid_class: str | None) -> None:
     tree = parse_html(page(body)).tree.find("body")
     stats = compute_stats(tree)
-    grid = tiers.item_grid(tree, stats, density_scores(tree, stats))
+    grid = tiers.item_grid(tree, stats, density_scores(tree, stats), load_rules().cleaning.chrome)
     assert (grid.element.get("class") if grid is not None else None) == grid_class
 
 

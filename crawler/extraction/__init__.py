@@ -125,9 +125,8 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
                         metadata=metadata, trace=log)
     page.candidates += tiers.rule_candidates(body, detection, stats, scores)
     page.candidates += tiers.semantic_candidates(body, stats, scores, thresholds)
-    page.candidates += tiers.pattern_candidates(body, stats, scores,
-                                                rules.cleaning.content_name_pattern, thresholds)
-    page.candidates += tiers.density_candidates(stats, scores, thresholds)
+    page.candidates += tiers.pattern_candidates(body, stats, scores, rules.cleaning, thresholds)
+    page.candidates += tiers.density_candidates(stats, scores, rules.cleaning.chrome, thresholds)
     for cand in page.candidates:
         tiers.validate(cand, thresholds)
     return page

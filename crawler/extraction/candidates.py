@@ -14,7 +14,7 @@ from typing import Any
 import lxml.html
 from lxml import etree
 
-from crawler.extraction.frameworks import Detection, css
+from crawler.extraction.frameworks import CleaningRules, Detection, PageChrome, css
 from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 
@@ -198,11 +198,11 @@ def semantic_candidates(tree: etree._Element, stats: StatsMap,
 
 
 def pattern_candidates(tree: etree._Element, stats: StatsMap,
-                       scores: Mapping[etree._Element, float],
-                       content_name: re.Pattern[str] | None,
+                       scores: Mapping[etree._Element, float], cleaning: CleaningRules,
                        t: Thresholds = THRESHOLDS) -> list[Candidate]:
     """Candidates whose class, id or data hook matches ``content_name`` (the rules'
     ``content_name_pattern``): the largest few, and the common container of repeated ones."""
+    content_name = cleaning.content_name_pattern
     if content_name is None:
         return []
     found: list[tuple[int, etree._Element, str]] = []
@@ -212,7 +212,7 @@ def pattern_candidates(tree: etree._Element, stats: StatsMap,
         for attr in HOOK_ATTRIBUTES:
             value = el.get(attr)
             if value and content_name.search(value):
-                if not _in_frame(el):  # a "prose" policy text in a footer modal is not content
+                if not _in_frame(el, cleaning.chrome):  # a "prose" policy text in a footer modal is not content
                     found.append((st.chars, el, f"{attr}={value[:60]!r}"))
                 break
     found.sort(key=lambda item: item[0], reverse=True)
@@ -266,7 +266,7 @@ def _common_ancestor(elements: list[etree._Element]) -> etree._Element | None:
 
 
 def density_candidates(stats: StatsMap, scores: Mapping[etree._Element, float],
-                       t: Thresholds = THRESHOLDS) -> list[Candidate]:
+                       chrome: PageChrome, t: Thresholds = THRESHOLDS) -> list[Candidate]:
     """The best Readability-style scored containers outside page chrome (footer, nav, forms)."""
     ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
     out = []
@@ -274,7 +274,7 @@ def density_candidates(stats: StatsMap, scores: Mapping[etree._Element, float],
         if len(out) >= t.density_limit:
             break
         st = stats.get(el)
-        if st is None or st.in_form or _in_chrome(el) or _frames_page(el):
+        if st is None or st.in_form or _in_chrome(el, chrome) or _frames_page(el, chrome):
             continue
         cand = make_candidate(el, TIER_DENSITY, f"density #{len(out) + 1}", stats, scores, len(out))
         if cand is not None:
@@ -282,27 +282,19 @@ def density_candidates(stats: StatsMap, scores: Mapping[etree._Element, float],
     return out
 
 
-CHROME_TAGS = frozenset({"footer", "nav", "aside", "header"})
-CHROME_ROLES = frozenset({"contentinfo", "navigation", "banner", "complementary", "dialog"})
-
-
-def _in_chrome(el: etree._Element) -> bool:
+def _in_chrome(el: etree._Element, chrome: PageChrome) -> bool:
     """Whether an element is, or sits inside, the page's header, footer, navigation or aside."""
     for node in (el, *el.iterancestors()):
-        if node.tag in CHROME_TAGS or node.get("role") in CHROME_ROLES:
+        if node.tag in chrome.tags or node.get("role") in chrome.roles:
             return True
     return False
 
 
-FRAME_TAGS = frozenset({"footer", "nav"})
-FRAME_ROLES = frozenset({"contentinfo", "navigation", "dialog", "alertdialog"})
-
-
-def _in_frame(el: etree._Element) -> bool:
+def _in_frame(el: etree._Element, chrome: PageChrome) -> bool:
     """Whether an element sits in the page footer, the navigation or a modal dialog (headers and
     asides are left out: themes wrap whole pages in them)."""
     for node in (el, *el.iterancestors()):
-        if node.tag in FRAME_TAGS or node.get("role") in FRAME_ROLES \
+        if node.tag in chrome.frame_tags or node.get("role") in chrome.frame_roles \
                 or node.get("aria-modal") == "true":
             return True
     return False
@@ -342,7 +334,8 @@ def contains(outer: etree._Element, inner: etree._Element) -> bool:
     return any(a is outer for a in inner.iterancestors())
 
 
-def choose(cands: list[Candidate], stats: StatsMap, trace: list[dict[str, Any]] | None = None,
+def choose(cands: list[Candidate], stats: StatsMap, chrome: PageChrome,
+           trace: list[dict[str, Any]] | None = None,
            t: Thresholds = THRESHOLDS) -> tuple[Candidate | None, str]:
     """Pick the content container: valid rules first, then the semantic/pattern candidate that best
     agrees with the (widened) density winner, then the density winner itself."""
@@ -350,7 +343,7 @@ def choose(cands: list[Candidate], stats: StatsMap, trace: list[dict[str, Any]] 
     rules = [c for c in valid if c.tier == TIER_RULES]
     if rules:
         return min(rules, key=lambda c: c.rank), "first valid site/framework rule"
-    density = [expand(c, stats, trace, t) for c in valid if c.tier == TIER_DENSITY]
+    density = [expand(c, stats, chrome, trace, t) for c in valid if c.tier == TIER_DENSITY]
     best = max(density, key=lambda c: (_good(c, stats), c.score)) if density else None
     others = [c for c in valid if c.tier in (TIER_SEMANTIC, TIER_PATTERN)]
     if best is None:
@@ -400,8 +393,8 @@ def _good(cand: Candidate, stats: StatsMap) -> int:
     return st.good if st is not None else cand.chars
 
 
-def expand(cand: Candidate, stats: StatsMap, trace: list[dict[str, Any]] | None = None,
-           t: Thresholds = THRESHOLDS) -> Candidate:
+def expand(cand: Candidate, stats: StatsMap, chrome: PageChrome,
+           trace: list[dict[str, Any]] | None = None, t: Thresholds = THRESHOLDS) -> Candidate:
     """Widen a container to the ancestors that add mostly content-like text (sectioned pages)."""
     cur = cand.element
     st = stats.get(cur)
@@ -414,7 +407,7 @@ def expand(cand: Candidate, stats: StatsMap, trace: list[dict[str, Any]] | None 
             break
         pst = stats[parent]
         extra = pst.chars - st.chars
-        extra_good = pst.good - st.good - _frame_good(parent, cur, stats)
+        extra_good = pst.good - st.good - _frame_good(parent, cur, stats, chrome)
         if extra > 0 and not (extra_good >= t.expand_good_share * extra
                               and pst.link_density < t.max_link_density):
             break
@@ -435,32 +428,34 @@ def expand(cand: Candidate, stats: StatsMap, trace: list[dict[str, Any]] | None 
 SECTIONING_TAGS = ("article", "main", "section")
 
 
-def _page_frame_children(el: etree._Element) -> list[etree._Element]:
+def _page_frame_children(el: etree._Element, chrome: PageChrome) -> list[etree._Element]:
     """Children of an element that belong to the page frame: a header, footer, navigation or
     aside outside any article/main/section (an article's own header, its title and byline, is
     not the frame)."""
     return [child for child in el if isinstance(child.tag, str)
-            and (child.tag in CHROME_TAGS or child.get("role") in CHROME_ROLES)
+            and (child.tag in chrome.tags or child.get("role") in chrome.roles)
             and not any(a.tag in SECTIONING_TAGS for a in child.iterancestors())]
 
 
-def _frames_page(el: etree._Element) -> bool:
+def _frames_page(el: etree._Element, chrome: PageChrome) -> bool:
     """Whether an element directly holds part of the page frame, i.e. it is the site layout
     around the content column rather than the column."""
-    return bool(_page_frame_children(el))
+    return bool(_page_frame_children(el, chrome))
 
 
-def _frame_good(parent: etree._Element, child: etree._Element, stats: StatsMap) -> int:
+def _frame_good(parent: etree._Element, child: etree._Element, stats: StatsMap,
+                chrome: PageChrome) -> int:
     """Content-like characters that widening from child to parent would take from the page
     frame (a site banner's tagline reads like a paragraph but is not content)."""
-    return sum(stats[f].good for f in _page_frame_children(parent) if f is not child and f in stats)
+    return sum(stats[f].good for f in _page_frame_children(parent, chrome)
+               if f is not child and f in stats)
 
 
 COVERAGE_TIERS = (TIER_DENSITY, TIER_PATTERN, TIER_SEMANTIC)
 """Tiers whose choice is widened when it holds little of the page (rules name the container)."""
 
 
-def widen_to_coverage(cand: Candidate, page: etree._Element, stats: StatsMap,
+def widen_to_coverage(cand: Candidate, page: etree._Element, stats: StatsMap, chrome: PageChrome,
                       trace: list[dict[str, Any]] | None = None,
                       t: Thresholds = THRESHOLDS) -> Candidate:
     """When the chosen container holds little of the page's content-like text (sectioned service
@@ -470,7 +465,7 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: StatsMap,
         return cand
     if st.good >= t.coverage_min * page_st.good:
         return cand
-    framed = _frame_text_good(page, cand.element, stats)
+    framed = _frame_text_good(page, cand.element, stats, chrome)
     if framed and st.good >= t.coverage_min * (page_st.good - framed):
         if trace is not None:
             trace.append({"step": "widen", "from": cand.describe(), "to": None,
@@ -502,16 +497,17 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: StatsMap,
                                      "page's content-like text"})
             return wider
     if frame is not None:
-        return _frame_sections(cand, frame, page_st, stats, trace, t) or cand
+        return _frame_sections(cand, frame, page_st, stats, chrome, trace, t) or cand
     return cand
 
 
-def _frame_text_good(page: etree._Element, choice: etree._Element, stats: StatsMap) -> int:
+def _frame_text_good(page: etree._Element, choice: etree._Element, stats: StatsMap,
+                     chrome: PageChrome) -> int:
     """Content-like characters of the page's footers, navigation and dialogs outside the
     choice (a privacy policy printed in a footer modal reads like content but is not the
     page's)."""
     framed = [el for el in page.iter() if isinstance(el.tag, str) and el in stats
-              and (el.tag in FRAME_TAGS or el.get("role") in FRAME_ROLES
+              and (el.tag in chrome.frame_tags or el.get("role") in chrome.frame_roles
                    or el.get("aria-modal") == "true")
               and not contains(el, choice) and not contains(choice, el)]
     framed_set = set(framed)
@@ -520,7 +516,7 @@ def _frame_text_good(page: etree._Element, choice: etree._Element, stats: StatsM
 
 
 def widen_small_blocks(cands: list[Candidate], page: etree._Element, stats: StatsMap,
-                       trace: list[dict[str, Any]] | None = None,
+                       chrome: PageChrome, trace: list[dict[str, Any]] | None = None,
                        t: Thresholds = THRESHOLDS) -> tuple[Candidate | None, str]:
     """When no candidate validates because every block is short (landing pages of one-paragraph
     sections), the best density block widened to the page's content-like text, if that
@@ -528,19 +524,20 @@ def widen_small_blocks(cands: list[Candidate], page: etree._Element, stats: Stat
     best = next((c for c in cands if c.tier == TIER_DENSITY), None)
     if best is None:
         return None, "no valid candidate"
-    wider = widen_to_coverage(best, page, stats, trace, t)
+    wider = widen_to_coverage(best, page, stats, chrome, trace, t)
     if wider is best or not wider.valid:
         return None, "no valid candidate"
     return wider, "no candidate validated; the best short block widened to the page's sections"
 
 
 def _frame_sections(cand: Candidate, frame: etree._Element, page_st: Stats, stats: StatsMap,
-                    trace: list[dict[str, Any]] | None, t: Thresholds) -> Candidate | None:
+                    chrome: PageChrome, trace: list[dict[str, Any]] | None,
+                    t: Thresholds) -> Candidate | None:
     """The page frame's sections without its header, footer, navigation and asides, joined,
     when they hold most of the page's content-like text (landing pages whose sections sit side
     by side with the site chrome; manuals written straight into <body>)."""
-    chrome = _page_frame_children(frame)
-    parts = [child for child in frame if child in stats and child not in chrome]
+    frame_chrome = _page_frame_children(frame, chrome)
+    parts = [child for child in frame if child in stats and child not in frame_chrome]
     st = Stats()
     for part in parts:
         pst = stats[part]
@@ -594,7 +591,7 @@ def linked_item_list(cands: list[Candidate], t: Thresholds = THRESHOLDS) -> Cand
 
 
 def item_grid(page: etree._Element, stats: StatsMap, scores: Mapping[etree._Element, float],
-              t: Thresholds = THRESHOLDS) -> Candidate | None:
+              chrome: PageChrome, t: Thresholds = THRESHOLDS) -> Candidate | None:
     """The largest grid of linked items: an element whose children repeat one tag and class,
     each holding a link, and together hold most of its text (product and category cards
     without content-like class names). On a page with a main landmark the grid must be in it
@@ -620,7 +617,7 @@ def item_grid(page: etree._Element, stats: StatsMap, scores: Mapping[etree._Elem
             linked = sum(1 for m in members if _links_out(m))
             if linked < t.grid_linked_share * len(members):
                 continue
-            if (best is None or st.chars > best[0]) and not _in_chrome(el):
+            if (best is None or st.chars > best[0]) and not _in_chrome(el, chrome):
                 best = (st.chars, el, len(members))
     if best is None:
         return None

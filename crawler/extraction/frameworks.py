@@ -45,6 +45,18 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class PageChrome:
+    """The tags and ARIA roles of the page's chrome (header, footer, navigation, asides) and of
+    its frame, the part never taken for content even inside a wrapper (themes wrap whole pages
+    in a header or an aside, never in a footer or a navigation)."""
+
+    tags: frozenset[str] = frozenset()
+    roles: frozenset[str] = frozenset()
+    frame_tags: frozenset[str] = frozenset()
+    frame_roles: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class CleaningRules:
     """Generic cleaning data: selectors removed everywhere and class/id name patterns."""
 
@@ -58,6 +70,7 @@ class CleaningRules:
     not_content_pattern: re.Pattern[str] | None = None
     product_description_pattern: re.Pattern[str] | None = None
     content_name_pattern: re.Pattern[str] | None = None
+    chrome: PageChrome = PageChrome()
 
 
 #: What a framework or domain rule file may hold: key -> the YAML type of its value (a single
@@ -72,7 +85,10 @@ CLEANING_PATTERN_KEYS = ("boilerplate_pattern", "keep_pattern", "state_name_patt
                          "not_content_pattern", "product_description_pattern",
                          "content_name_pattern")
 CLEANING_SCHEMA: dict[str, type] = {**{k: list for k in CLEANING_SELECTOR_KEYS},
-                                    **{k: str for k in CLEANING_PATTERN_KEYS}}
+                                    **{k: str for k in CLEANING_PATTERN_KEYS},
+                                    "page_chrome": dict, "page_frame": dict}
+#: What ``page_chrome`` and ``page_frame`` hold: tag names and ARIA roles.
+CHROME_SCHEMA: dict[str, type] = {"tags": list, "roles": list}
 
 
 @dataclass(frozen=True)
@@ -262,7 +278,21 @@ def _cleaning_rules(data: dict[str, Any], errors: list[str]) -> CleaningRules:
             values[key] = _compile_pattern(data.get(key))
         except re.error as exc:
             errors.append(f"cleaning.yaml: {key} is not a valid regular expression ({exc})")
+    chrome = {key: data.get(key) if isinstance(data.get(key), dict) else {}
+              for key in ("page_chrome", "page_frame")}
+    for key, names in chrome.items():
+        errors.extend(schema_errors(f"cleaning.yaml {key}", names, CHROME_SCHEMA))
+    values["chrome"] = PageChrome(
+        tags=_names(chrome["page_chrome"].get("tags")),
+        roles=_names(chrome["page_chrome"].get("roles")),
+        frame_tags=_names(chrome["page_frame"].get("tags")),
+        frame_roles=_names(chrome["page_frame"].get("roles")))
     return CleaningRules(**values)
+
+
+def _names(value: Any) -> frozenset[str]:
+    """Tag names or roles of a YAML list, lower-case."""
+    return frozenset(str(name).strip().lower() for name in _as_list(value))
 
 
 @functools.lru_cache(maxsize=8)

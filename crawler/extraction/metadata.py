@@ -83,7 +83,7 @@ _CHROME_HINT = re.compile(r"logo|brand|masthead|site-?title|site-?name|navbar|to
 _HEADING_MARKS = re.compile(r"[\s¶#§🔗]+$")
 
 
-def _in_chrome(el: HtmlElement) -> bool:
+def _in_site_chrome(el: HtmlElement) -> bool:
     """Whether an element sits in the site's chrome (navigation, footer, logo, page-wide header)."""
     in_content = False
     header_seen = False
@@ -105,7 +105,7 @@ def _h1_texts(tree: HtmlElement) -> list[str]:
     """Texts of the page's ``<h1>`` elements outside the site chrome (at most a few)."""
     out = []
     for h1 in tree.iter("h1"):
-        if _in_chrome(h1):
+        if _in_site_chrome(h1):
             continue
         text = _clean(_HEADING_MARKS.sub("", element_text(h1)))
         if text and len(text) < 300:

@@ -21,7 +21,7 @@ from lxml.html import HtmlElement
 
 from crawler.extraction import candidates as tiers
 from crawler.extraction.candidates import Candidate, Check, Verdict
-from crawler.extraction.frameworks import Detection, RuleSet
+from crawler.extraction.frameworks import Detection, PageChrome, RuleSet
 from crawler.extraction.scoring import PARAGRAPH_MIN_CHARS, Stats, compute_stats
 from crawler.extraction.thresholds import Thresholds
 
@@ -105,6 +105,11 @@ class PageAnalysis:
         """Whether the page declares itself a product (never guessed from the URL path)."""
         return bool(self.declared_types & PRODUCT_TYPES)
 
+    @property
+    def chrome(self) -> PageChrome:
+        """The tags and roles of the page's chrome, as the rules name them."""
+        return self.rules.cleaning.chrome
+
     def add(self, cand: Candidate) -> Candidate:
         """Record a candidate a stage built (so the trace lists it)."""
         self.candidates.append(cand)
@@ -132,7 +137,8 @@ def agree(page: PageAnalysis, choice: Choice | None) -> Choice | None:
     density winner, else the density winner."""
     if choice is not None:
         return None
-    chosen, why = tiers.choose(page.candidates, page.stats, page.trace, page.thresholds)
+    chosen, why = tiers.choose(page.candidates, page.stats, page.chrome, page.trace,
+                              page.thresholds)
     return Choice(chosen, why) if chosen is not None else None
 
 
@@ -141,8 +147,8 @@ def widen_to_coverage(page: PageAnalysis, choice: Choice | None) -> Choice | Non
     (or the page frame's sections) holding most of it."""
     if choice is None or choice.candidate.tier not in tiers.COVERAGE_TIERS:
         return None
-    wider = tiers.widen_to_coverage(choice.candidate, page.body, page.stats, page.trace,
-                                    page.thresholds)
+    wider = tiers.widen_to_coverage(choice.candidate, page.body, page.stats, page.chrome,
+                                    page.trace, page.thresholds)
     if wider is choice.candidate:
         return None
     return Choice(wider, "the choice held little of the page's content-like text; widened")
@@ -156,7 +162,7 @@ def larger_item_grid(page: PageAnalysis, choice: Choice | None) -> Choice | None
         return None
     t = page.thresholds
     chosen = choice.candidate
-    grid = tiers.item_grid(page.body, page.stats, page.scores, t)
+    grid = tiers.item_grid(page.body, page.stats, page.scores, page.chrome, t)
     if grid is None or grid.chars <= t.grid_over_choice * chosen.chars \
             or tiers.contains(grid.element, chosen.element) \
             or tiers.contains(chosen.element, grid.element):
@@ -171,8 +177,8 @@ def widen_small_blocks(page: PageAnalysis, choice: Choice | None) -> Choice | No
     the page's content-like text, if that validates."""
     if choice is not None:
         return None
-    wider, why = tiers.widen_small_blocks(page.candidates, page.body, page.stats, page.trace,
-                                          page.thresholds)
+    wider, why = tiers.widen_small_blocks(page.candidates, page.body, page.stats, page.chrome,
+                                          page.trace, page.thresholds)
     return Choice(wider, why) if wider is not None else None
 
 
@@ -308,11 +314,11 @@ def grid_over_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | No
     if choice is not None and not choice.fallback:
         return None
     t = page.thresholds
-    grid = tiers.item_grid(page.body, page.stats, page.scores, t)
+    grid = tiers.item_grid(page.body, page.stats, page.scores, page.chrome, t)
     if grid is None:
         return None
     page.add(tiers.validate(grid, t))
-    grid = tiers.expand(grid, page.stats, page.trace, t)
+    grid = tiers.expand(grid, page.stats, page.chrome, page.trace, t)
     if choice is not None and grid.chars <= t.grid_over_fallback * choice.candidate.chars:
         return None
     return Choice(grid, f"no container validated; a grid of linked items holds over "
