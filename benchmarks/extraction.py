@@ -7,6 +7,7 @@ trafilatura is timed with its default ``extract()``, its metadata is read outsid
 while our timing includes metadata, structured data, rendering and quality).
 
     python benchmarks/extraction.py [CORPUS_DIR] [--limit N] [--only ours|trafilatura]
+        [--disable-stage STAGE ...] [--threshold NAME=VALUE ...]
 
 CORPUS_DIR defaults to ``../shared/corpora/extraction-dev`` relative to the repository root.
 """
@@ -46,11 +47,13 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, float]:
             "below_half": sum(1 for f in f1s if f < 0.5) / len(f1s) if f1s else 0.0}
 
 
-def ours(html: str, url: str) -> dict[str, Any]:
-    """Our extractor's body and metadata."""
-    from crawler.extraction import extract
+def ours(html: str, url: str, disabled_stages: frozenset[str] = frozenset(),
+         thresholds: Any = None) -> dict[str, Any]:
+    """Our extractor's body and metadata (stages switched off and thresholds changed if asked)."""
+    from crawler.extraction import THRESHOLDS, extract
 
-    result = extract(html, url)
+    result = extract(html, url, disabled_stages=disabled_stages,
+                     thresholds=thresholds or THRESHOLDS)
     return {"body": result.content_text, "title": result.title, "author": result.author,
             "date": result.published}
 
@@ -154,14 +157,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
     parser.add_argument("--only", choices=["ours", "trafilatura"], default=None)
     parser.add_argument("--json", default=None, help="write per-page scores here")
+    parser.add_argument("--disable-stage", action="append", default=[], metavar="STAGE",
+                        help="switch a stage of the choice off (repeatable)")
+    parser.add_argument("--threshold", action="append", default=[], metavar="NAME=VALUE",
+                        help="run with one threshold changed (repeatable)")
     args = parser.parse_args(argv)
+    extractor = _configured(parser, args.disable_stage, args.threshold)
     corpus = Path(args.corpus)
     if not (corpus / "ground-truth.jsonl").is_file():
         parser.error(f"{corpus} has no ground-truth.jsonl")
     pages, truth = load(corpus, args.limit)
     results = []
     if args.only in (None, "ours"):
-        results.append(run("ours", ours, pages, truth))
+        results.append(run("ours", extractor, pages, truth))
     if args.only in (None, "trafilatura"):
         results.append(run("trafilatura", trafilatura_extractor, pages, truth,
                            untimed_metadata=trafilatura_metadata))
@@ -169,6 +177,31 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
+
+
+def _configured(parser: argparse.ArgumentParser, disabled: list[str],
+                assignments: list[str]) -> Callable[[str, str], dict[str, Any]]:
+    """``ours`` with the asked stages off and thresholds changed (a bad name is a usage error)."""
+    from dataclasses import replace
+
+    from crawler.extraction import STAGE_NAMES, THRESHOLDS
+
+    unknown = sorted(set(disabled) - set(STAGE_NAMES))
+    if unknown:
+        parser.error(f"no such stage: {', '.join(unknown)} (stages: {', '.join(STAGE_NAMES)})")
+    changes: dict[str, float] = {}
+    for assignment in assignments:
+        name, _, value = assignment.partition("=")
+        current = THRESHOLDS.as_dict().get(name)
+        if current is None or not value:
+            parser.error(f"--threshold wants NAME=VALUE with a name of Thresholds, got "
+                         f"{assignment!r}")
+        try:
+            changes[name] = type(current)(value)
+        except ValueError:
+            parser.error(f"--threshold {name} wants a {type(current).__name__}, got {value!r}")
+    thresholds = replace(THRESHOLDS, **changes)
+    return lambda html, url: ours(html, url, frozenset(disabled), thresholds)
 
 
 if __name__ == "__main__":
