@@ -63,12 +63,81 @@ def strip_non_content(root: etree._Element) -> int:
             el.tag = "div"
             el.set("data-was", "noscript")
     _mark_controlled_panels(root)
+    _unwrap_script_links(root)
     for box in _signup_boxes(root):
         box.set(SIGNUP, "")
     doomed = [el for el in root.iter(*SKIP_TAGS - {"head", "title", "meta", "link", "iframe"})]
     for el in doomed:
         _remove(el)
+    _close_swallowing_chrome(root)
     return len(doomed)
+
+
+SWALLOWING_CHROME_SHARE = 0.6
+"""A navigation, header, footer or aside that runs to the end of its parent, holds the page's
+h1, main or article and more than this share of the page's text has swallowed the page (an
+unclosed ``<nav>`` nests everything after it): it is not chrome."""
+CHROME_LINK_SHARE = 0.5
+"""A child of such a block with at most this share of its text in links is where the chrome
+ended and the page began."""
+_CHROME_BLOCKS = ("nav", "header", "footer", "aside")
+
+
+def _close_swallowing_chrome(root: etree._Element) -> None:
+    """Close each navigation, header, footer or aside that holds most of the page's text where
+    its own links end: the children from the first one that is not mostly links on move out,
+    after it, as the page's author meant (the links stay chrome, the page after them does not)."""
+    body = root.find("body")
+    if body is None:
+        body = root
+    limit = None
+    for el in list(body.iter(*_CHROME_BLOCKS)):
+        if limit is None:
+            limit = SWALLOWING_CHROME_SHARE * _visible_chars(body, 10**9)
+        if el.getparent() is None or not _swallowed_page(el) \
+                or _visible_chars(el, int(limit)) <= limit:
+            continue
+        children = [child for child in el if isinstance(child.tag, str)]
+        start = next((i for i, child in enumerate(children) if not _mostly_links(child)), None)
+        if start is None:
+            continue
+        anchor = el
+        for child in el[el.index(children[start]):]:
+            anchor.addnext(child)  # moves the child (with its tail) out, in order
+            anchor = child
+
+
+_PAGE_MARKS = etree.XPath("boolean(descendant::h1 | descendant::main | descendant::article)")
+
+
+def _swallowed_page(el: etree._Element) -> bool:
+    """Whether a chrome block looks like an unclosed tag that took the page in: it runs to the
+    end of its parent (nothing follows it) and holds what only a page has (its h1, its main
+    block or its article); a footer holding a long policy, or a menu with prose, does not."""
+    follower = el.getnext()
+    while follower is not None and not isinstance(follower.tag, str):
+        follower = follower.getnext()
+    return follower is None and _PAGE_MARKS(el)
+
+
+def _mostly_links(el: etree._Element) -> bool:
+    """Whether an element's text is mostly link text (a menu), or it has no text."""
+    total = len("".join(el.text_content().split()))
+    linked = sum(len("".join(a.text_content().split())) for a in el.iter("a"))
+    return total == 0 or linked > CHROME_LINK_SHARE * total
+
+
+_SCRIPT_LINKS = etree.XPath(
+    "//a[starts-with(translate(normalize-space(@href), 'JAVSCRIPT', 'javscript'), 'javascript:')]")
+
+
+def _unwrap_script_links(root: etree._Element) -> None:
+    """Make a ``javascript:`` link plain text: it leads nowhere, so its text (a glossary term, a
+    "show more" over the story's own words) is text, not a link that makes its block look like
+    navigation; the sanitiser would drop the address anyway."""
+    for link in _SCRIPT_LINKS(root):
+        link.tag = "span"
+        del link.attrib["href"]
 
 
 SIGNUP = "data-signup-box"
@@ -213,6 +282,9 @@ def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:
     (``has-sidebar``, ``js-stop-sidebar``, ``sidebar-enabled--false``) say nothing about it."""
     state = cleaning.state_name_pattern
     tokens = _class_tokens(el)
+    ident = (el.get("id") or "").strip().lower()
+    if "." in ident:  # an anchor named after code (click.echo_via_pager), not a block name
+        tokens = [t for t in tokens if t != ident]
     return [t for t in tokens if state is None or not state.search(t)]
 
 
@@ -321,6 +393,12 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                 trace.append({"step": "clean", "action": "kept", "why": f"{why}, but a site "
                               "rule keeps it", **_describe(el, stats.get(el))})
             return
+        heading = _emptied_heading(el)
+        if heading is not None:
+            if trace is not None:
+                trace.append({"step": "clean", "action": "kept", "why": f"{why}, but it is all "
+                              f"the text of a heading ({heading.tag})", **_describe(el, stats.get(el))})
+            return
         if named:
             by_name.append(el)
         st = stats.get(el)
@@ -398,11 +476,72 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if not _is_inside(el, removed):
             _remove(el)
     _unhide(container)
+    _drop_code_chrome(container, trace)
     _drop_repeated_blocks(container, trace)
     _drop_repeated_in_cards(container, trace)
     _drop_empty(container, trace)
     _unwrap_forms(container, stats)
     return container
+
+
+CODE_CHROME_MAX_CHARS = 20
+"""A code block's chrome (a language label, a copy button's text) is a word or two: a line of
+at most this many characters beside the code, in a wrapper that holds nothing else."""
+CODE_CHROME_MAX_WORDS = 2
+CODE_WRAPPER_MAX_OUTSIDE = 40
+"""A wrapper around a <pre> whose own text outside it is at most this long is the code block's
+frame (its toolbar); a wrapper with more text is the prose around the code."""
+CODE_WRAPPER_DEPTH = 3
+_PROSE_TAGS = frozenset({"p", "li", "dt", "dd", "figcaption", "caption", "blockquote", "td",
+                         "th", "h1", "h2", "h3", "h4", "h5", "h6", "a"})
+_LINE_NUMBER_TEXT = re.compile(r"\d+(?:\s+\d+)*")
+
+
+def _drop_code_chrome(container: etree._Element, trace: list[dict[str, Any]] | None) -> None:
+    """Remove a code block's chrome: short labels beside the <pre> in the block's own frame
+    (language name, copy button text) and a gutter of line numbers (digits only), so the text
+    holds the code and only the code."""
+    doomed: list[etree._Element] = []
+    for pre in container.iter("pre"):
+        frame = _code_frame(pre, container)
+        if frame is None:
+            continue
+        for el in frame.iter():
+            if not isinstance(el.tag, str) or el is frame or contains(el, pre) \
+                    or contains(pre, el) or el.tag in _PROSE_TAGS or el in doomed:
+                continue
+            text = " ".join(el.text_content().split())
+            if not text or any(isinstance(c.tag, str) for c in el):
+                continue
+            if _LINE_NUMBER_TEXT.fullmatch(text) or (
+                    len(text) <= CODE_CHROME_MAX_CHARS
+                    and len(text.split()) <= CODE_CHROME_MAX_WORDS):
+                doomed.append(el)
+    for el in doomed:
+        if el.getparent() is not None:
+            _remove(el)
+    if trace is not None and doomed:
+        trace.append({"step": "clean", "action": "removed", "why": "code block chrome (labels, "
+                      "copy buttons, line numbers beside a <pre>)", "count": len(doomed)})
+
+
+def _code_frame(pre: etree._Element, container: etree._Element) -> etree._Element | None:
+    """The outermost wrapper of a <pre> (up to a few levels, below the container) whose text
+    outside the <pre> stays short: the code block's frame, or None when the <pre> has none."""
+    frame = None
+    el = pre
+    code_chars = len("".join(pre.text_content().split()))
+    for _ in range(CODE_WRAPPER_DEPTH):
+        parent = el.getparent()
+        if parent is None or parent is container:
+            break
+        if any(other is not pre for other in parent.iter("pre")):
+            break  # a wrapper around several code blocks is a section, not one block's frame
+        outside = len("".join(parent.text_content().split())) - code_chars
+        if outside > CODE_WRAPPER_MAX_OUTSIDE:
+            break
+        frame = el = parent
+    return frame
 
 
 _LEAF_BLOCKS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "blockquote",
@@ -414,8 +553,13 @@ MIN_REPEAT_CHARS = 40
 
 def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]] | None) -> None:
     """Remove a text block that repeats an earlier one word for word (responsive layouts print
-    the same description for desktop and mobile; readers see it once)."""
-    seen: set[str] = set()
+    the same description for desktop and mobile; readers see it once).
+
+    A block is never a repeat of its own wrapper (a ``div`` whose only child is inline has the
+    text of the block inside it), and a repeat in a branch shaped like the first copy's (two
+    paragraphs of one story, two cards of one grid: the same tag and class under their lowest
+    common ancestor) is the page's own text said twice, which stays."""
+    seen: dict[str, etree._Element] = {}
     doomed = []
     in_code = {el for pre in container.iter("pre", "code", "table") for el in pre.iter()}
     for el in container.iter(*_LEAF_BLOCKS):
@@ -424,16 +568,37 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
         text = " ".join(el.text_content().split())
         if len(text) < MIN_REPEAT_CHARS:
             continue
-        if text in seen:
+        first = seen.get(text)
+        if first is None:
+            seen[text] = el
+        elif not contains(first, el) and not contains(el, first) \
+                and not _same_shape_branches(first, el):
             doomed.append(el)
-        else:
-            seen.add(text)
     for el in doomed:
         if el.getparent() is not None:
             _remove(el)
     if trace is not None and doomed:
         trace.append({"step": "clean", "action": "removed", "why": "repeated text blocks",
                       "count": len(doomed)})
+
+
+def _same_shape_branches(first: etree._Element, other: etree._Element) -> bool:
+    """Whether two elements sit in branches of one shape: the children of their lowest common
+    ancestor that hold them have the same tag and class."""
+    chain = {anc: child for child, anc in _ancestor_pairs(first)}
+    for child, anc in _ancestor_pairs(other):
+        branch = chain.get(anc)
+        if branch is not None:
+            return branch.tag == child.tag and (branch.get("class") or "") == (child.get("class") or "")
+    return False
+
+
+def _ancestor_pairs(el: etree._Element):
+    """(child, parent) pairs from an element up to the root: el and its parent first."""
+    child = el
+    for anc in el.iterancestors():
+        yield child, anc
+        child = anc
 
 
 MIN_CARDS = 4
@@ -558,6 +723,27 @@ def _unhide(el: etree._Element) -> None:
         del el.attrib["style"]
 
 
+def _emptied_heading(el: etree._Element) -> etree._Element | None:
+    """The heading that removing el would leave without text (a Sphinx heading is a back link
+    to the table of contents: the link is the heading's text), or None."""
+    if el.tag in _HEADING_TAGS:
+        return None
+    heading = next((a for a in el.iterancestors(*_HEADING_TAGS)), None)
+    if heading is None:
+        return None
+    if not _WORDS.search(el.text_content()):
+        return None
+    rest = [heading.text or ""]
+    for node in heading.iterdescendants():
+        inside = node is el or contains(el, node)
+        if not inside and isinstance(node.tag, str):
+            rest.append(node.text or "")
+        if node is el or not contains(el, node.getparent()):
+            rest.append(node.tail or "")
+    # what stays has no word: at most a permalink marker such as a pilcrow
+    return None if _WORDS.search("".join(rest)) else heading
+
+
 def _unwrap_forms(container: etree._Element, stats: dict[etree._Element, Stats]) -> None:
     """Turn forms and fieldsets that hold real text into plain divs (whole-page ASP.NET forms)."""
     for el in list(container.iter("form", "fieldset")):
@@ -572,7 +758,14 @@ def _drop_empty(container: etree._Element, trace: list[dict[str, Any]] | None) -
     """Remove elements with neither text nor media, innermost first."""
     empty = 0
     for el in reversed(list(container.iter())):
-        if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
+        if el is container or not isinstance(el.tag, str):
+            continue
+        if el.tag in _HEADING_TAGS:
+            if not "".join(el.itertext()).strip() and next(el.iter(*MEDIA_TAGS), None) is None:
+                _remove(el)  # a heading with nothing to say heads nothing
+                empty += 1
+            continue
+        if el.tag in KEEP_TAGS:
             continue
         if len(el) == 0 and not (el.text or "").strip():
             _remove(el, keep_text=True)

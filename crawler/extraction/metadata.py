@@ -101,6 +101,31 @@ def _in_site_chrome(el: HtmlElement) -> bool:
     return header_seen and not in_content
 
 
+_BRAND = re.compile(r"logo|brand", re.I)
+_BRAND_XPATH = etree.XPath("//*[contains(@class, 'logo') or contains(@class, 'brand') or "
+                           "contains(@class, 'Logo') or contains(@class, 'Brand') or "
+                           "contains(@id, 'logo') or contains(@id, 'brand')]")
+BRAND_MAX_CHARS = 60
+"""A logo's text or alt longer than this is not a name (a tagline, a whole header)."""
+
+
+def _brand_names(tree: HtmlElement) -> list[str]:
+    """Names the site shows as its logo or brand: the text and image alt of logo/brand blocks."""
+    names: list[str] = []
+    for el in _BRAND_XPATH(tree)[:8]:
+        hint = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if not _BRAND.search(hint):
+            continue
+        values = [element_text(el)] + [img.get("alt") or "" for img in el.iter("img")]
+        if el.tag == "img":
+            values.append(el.get("alt") or "")
+        for value in values:
+            value = _clean(value)
+            if value and len(value) <= BRAND_MAX_CHARS and value not in names:
+                names.append(value)
+    return names
+
+
 def _h1_texts(tree: HtmlElement) -> list[str]:
     """Texts of the page's ``<h1>`` elements outside the site chrome (at most a few)."""
     out = []
@@ -321,12 +346,42 @@ def _byline_authors(view: _PageView) -> list[str]:
         if name and not _ROLE_WORDS.search(name.split()[0]):
             return _split_authors(name)
     text = view.around_title(before=300, after=1500)
-    m = _BY_TEXT.search(text)
-    if m:
-        names = [n for n in (_clean_name(p) for p in _split_authors(m.group(1))) if n]
+    for m in _BY_TEXT.finditer(text):
+        if _shouted(m, text):
+            continue
+        names = [n for n in (_clean_name(p) for p in _split_authors(_sentence_end(m.group(1))))
+                 if n]
         if names:
             return names
+        break
     return []
+
+
+_SENTENCE_END = re.compile(r"(?:[^\W\d_]{3,}|[^\W\d_a-z]{2,})\.(?=\s)")
+
+
+def _sentence_end(name: str) -> str:
+    """A matched name cut where a sentence ends inside it ("URL. Make" is "URL"; an initial or
+    a title such as "J." or "Dr." does not end it)."""
+    m = _SENTENCE_END.search(name)
+    return name[:m.end() - 1] if m else name
+
+
+_CAPS_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _shouted(m: re.Match, text: str) -> bool:
+    """Whether a "by NAME" match is capitals that are not a byline: a single capitalised word
+    (an acronym or placeholder such as URL or NAME), or capitals inside a run of capitals (the
+    disclaimer of a licence, written in capitals: "PROVIDED BY THE COPYRIGHT HOLDERS")."""
+    name = _sentence_end(m.group(1))
+    words = _CAPS_WORD.findall(name)
+    if not words or not all(w.isupper() for w in words):
+        return False
+    if len(words) == 1:
+        return True
+    before = _CAPS_WORD.findall(text[max(0, m.start() - 40):m.start()])
+    return bool(before) and before[-1].isupper()
 
 
 def _in_chrome_nav(el: HtmlElement) -> bool:
@@ -411,7 +466,10 @@ _VISIBLE_DATE = re.compile(
     re.IGNORECASE)
 _MODIFIED_CUE = re.compile(r"(updated|modified|reviewed|revised|last edited|aktualisiert|mis à jour)[^.\n]{0,25}$",
                            re.IGNORECASE)
-_SKIP_TEXT = frozenset({"script", "style", "noscript", "template", "head", "title", "svg"})
+_SKIP_TEXT = frozenset({"script", "style", "noscript", "template", "head", "title", "svg",
+                        "pre", "code", "kbd", "samp"})
+"""Elements whose text is not read for bylines and dates: scripts, and code (``by NAME`` in a
+usage example is not a byline)."""
 
 
 def _to_date(m: re.Match, day_first: bool) -> str | None:
@@ -660,9 +718,9 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
     if tree is None:
         return md
     md.site_name = _site_name(tree, url, sd)
-    host = urlsplit(url).hostname or "" if url else ""
-    site_names = [s for s in (md.site_name, host, host.removeprefix("www."),
-                              host.removeprefix("www.").split(".")[0]) if s]
+    # The names the site goes by come from the page (declared name, logo), never from the URL:
+    # the same page gives the same title wherever it is served.
+    site_names = [s for s in (md.site_name, *_brand_names(tree)) if s]
     md.title, md.sources["title"] = _choose_title(tree, sd, site_names)
     view = _PageView(tree)
     md.authors, md.sources["authors"] = _choose_authors(view, sd)
