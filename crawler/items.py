@@ -33,6 +33,9 @@ class PageItem:
     content_html: str = ""
     content_markdown: str = ""
     content_text: str = ""
+    comments_html: str = ""
+    comments_markdown: str = ""
+    comments_text: str = ""
     word_count: int = 0
     method: str = ""
     quality_score: float | None = None

@@ -93,6 +93,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                             cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES)
         result.method = cand.tier
     _render(result, element, url)
+    _render_comments(result, page.comments, url)
     _apply_metadata(result, page.metadata, page.detection)
     _assess(result, element, doc.html_length)
     _note(log, step="done", seconds=round(time.perf_counter() - started, 4))
@@ -116,13 +117,14 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     body = work.find("body")
     if body is None:
         body = work
+    comments = _set_comments_apart(body, detection, structured, rules.cleaning, log)
     stats = compute_stats(body)
     discounted = discount_named_blocks(body, stats, rules.cleaning)
     _note(log, step="prepare", not_content_blocks=discounted)
     scores = density_scores(body, stats)
     page = PageAnalysis(url=url, tree=tree, body=body, stats=stats, scores=scores, rules=rules,
                         detection=detection, thresholds=thresholds, structured=structured,
-                        metadata=metadata, trace=log)
+                        metadata=metadata, trace=log, comments=comments)
     page.candidates += tiers.rule_candidates(body, detection, stats, scores)
     page.candidates += tiers.semantic_candidates(body, stats, scores, thresholds)
     page.candidates += tiers.pattern_candidates(body, stats, scores, rules.cleaning, thresholds)
@@ -151,6 +153,32 @@ def _trace_choice(log: list[dict[str, Any]], page: PageAnalysis, chosen: Choice 
         log.append({"step": "metadata", "sources": dict(page.metadata.sources),
                     "page_type": page.metadata.page_type,
                     "declared_types": sorted(page.declared_types)})
+
+
+def _set_comments_apart(body: HtmlElement, detection: Detection, structured: Any,
+                        cleaning: Any, log: list[dict[str, Any]] | None) -> HtmlElement | None:
+    """Take the page's reader-comment sections out of the working tree (not on discussion
+    pages, where the posts are the content); they are returned under one element, or None."""
+    from crawler.extraction import comments
+
+    declared = list(structured.types) if structured is not None else []
+    if comments.is_discussion(detection.framework, declared, cleaning):
+        _note(log, step="comments", set_apart=[], why="a discussion page: its posts are the "
+              "content")
+        return None
+    sections = comments.find_comment_sections(body, cleaning)
+    _note(log, step="comments", set_apart=comments.describe(sections))
+    return comments.set_apart(sections)
+
+
+def _render_comments(result: Extraction, holder: HtmlElement | None, url: str) -> None:
+    """Fill the three comment forms from the sections set apart."""
+    from crawler.extraction.output import render_content
+
+    if holder is not None:
+        rendered = render_content(holder, url)
+        result.comments_html, result.comments_markdown, result.comments_text = (
+            rendered.html, rendered.markdown, rendered.text)
 
 
 def _render(result: Extraction, element: HtmlElement | None, url: str) -> None:

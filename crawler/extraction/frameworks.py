@@ -71,6 +71,8 @@ class CleaningRules:
     product_description_pattern: re.Pattern[str] | None = None
     content_name_pattern: re.Pattern[str] | None = None
     chrome: PageChrome = PageChrome()
+    comment_section_pattern: re.Pattern[str] | None = None
+    discussion_frameworks: frozenset[str] = frozenset()
 
 
 #: What a framework or domain rule file may hold: key -> the YAML type of its value (a single
@@ -83,9 +85,12 @@ CLEANING_SELECTOR_KEYS = ("remove", "ad_selectors")
 CLEANING_PATTERN_KEYS = ("boilerplate_pattern", "keep_pattern", "state_name_pattern",
                          "hidden_content_pattern", "secondary_section_pattern",
                          "not_content_pattern", "product_description_pattern",
-                         "content_name_pattern")
+                         "content_name_pattern", "comment_section_pattern")
+#: Lists of names (framework rule names) in cleaning.yaml.
+CLEANING_NAME_KEYS = ("discussion_frameworks",)
 CLEANING_SCHEMA: dict[str, type] = {**{k: list for k in CLEANING_SELECTOR_KEYS},
                                     **{k: str for k in CLEANING_PATTERN_KEYS},
+                                    **{k: list for k in CLEANING_NAME_KEYS},
                                     "page_chrome": dict, "page_frame": dict}
 #: What ``page_chrome`` and ``page_frame`` hold: tag names and ARIA roles.
 CHROME_SCHEMA: dict[str, type] = {"tags": list, "roles": list}
@@ -287,6 +292,8 @@ def _cleaning_rules(data: dict[str, Any], errors: list[str]) -> CleaningRules:
         roles=_names(chrome["page_chrome"].get("roles")),
         frame_tags=_names(chrome["page_frame"].get("tags")),
         frame_roles=_names(chrome["page_frame"].get("roles")))
+    for key in CLEANING_NAME_KEYS:
+        values[key] = frozenset(map(str, _as_list(data.get(key))))
     return CleaningRules(**values)
 
 
@@ -317,6 +324,10 @@ def _load_rules_cached(folder: Any) -> RuleSet:
             cleaning = _cleaning_rules(data, errors)
     except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
         errors.append(f"cleaning.yaml: {exc}")
+    unknown = sorted(cleaning.discussion_frameworks - {rule.name for rule in frameworks})
+    if unknown:
+        errors.append(f"cleaning.yaml: discussion_frameworks names no framework rule: "
+                      f"{', '.join(unknown)}")
     for error in errors:
         logger.warning("site rule problem: %s", error)
     return RuleSet(frameworks=tuple(frameworks), domains=tuple(domains), cleaning=cleaning,

@@ -25,6 +25,11 @@ class Extraction:
     content_html: str = ""
     content_markdown: str = ""
     content_text: str = ""
+    comments_html: str = ""
+    comments_markdown: str = ""
+    comments_text: str = ""
+    """Reader comments set apart from the main content (empty when the page has none, and on
+    discussion pages, where the posts are the content)."""
     word_count: int = 0
     method: str = ""
     quality_score: float | None = None

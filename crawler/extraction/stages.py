@@ -87,6 +87,8 @@ class PageAnalysis:
     candidates: list[Candidate] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
     trace: list[dict[str, Any]] | None = None
+    comments: HtmlElement | None = None
+    """The reader-comment sections taken out of ``body`` before the choice (rendered apart)."""
 
     @property
     def declared_types(self) -> frozenset[str]:

@@ -1,0 +1,189 @@
+"""Reader comments, found by structure and set apart from the main content.
+
+A comment section is taken out of the page before the main content is chosen, so neither the
+choice nor its widening can take it in, and is rendered on its own (``comments_html``,
+``comments_markdown``, ``comments_text``: what trafilatura users know as ``comments``). Three
+signals find it, none naming a site or a phrase of one language:
+
+- declared types: elements declared as schema.org ``Comment`` (microdata ``itemtype``) or as a
+  page's ``comment`` property;
+- comment-section landmarks: blocks whose class or id names them a comment section (the
+  ``comment_section_pattern`` of ``site_rules/cleaning.yaml``);
+- repeated items after the story: two or more sibling items of one shape, each with a date
+  (``<time>`` or a ``datetime``) and an author mark (``itemprop=author``, a ``vcard``, a
+  ``<cite>``, a class naming the author), with prose and no headline of their own.
+
+A section is set apart only when the story stays: it does not hold the page's ``h1``, its
+``main`` or its ``articleBody``, and the page keeps at least ``MIN_STORY_CHARS`` of text
+outside it. On discussion pages (forum engines, ``DiscussionForumPosting``, Q&A pages) the
+posts are the content and nothing is set apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from lxml import etree
+
+from crawler.extraction.frameworks import CleaningRules
+
+MIN_STORY_CHARS = 200
+"""Characters of text the page must keep outside its comment sections: a page that is nothing
+but comments (a guestbook, a thread no engine rule knows) keeps them as its content."""
+MIN_COMMENT_ITEMS = 2
+"""Sibling items of one shape, each with a date and an author, at least this many, are a
+comment list."""
+MIN_ITEM_CHARS = 20
+"""A comment holds some prose: an item with less text is a link card or a date line."""
+DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question"})
+"""Declared page types whose posts are the content."""
+
+_DECLARED = etree.XPath(
+    "//*[contains(@itemtype, 'schema.org/Comment') or contains(@itemtype, 'schema.org/UserComments')"
+    " or @itemprop='comment' or @itemprop='comments']")
+_DATED = etree.XPath("boolean(descendant-or-self::time | descendant-or-self::*[@datetime])")
+_AUTHORED = etree.XPath(
+    "boolean(descendant::*[@itemprop='author' or @rel='author' or contains(@class, 'vcard')"
+    " or contains(@class, 'author') or contains(@class, 'Author')] | descendant::cite)")
+_HEADLINE_LINK = etree.XPath("boolean(descendant::*[self::h1 or self::h2 or self::h3 or self::h4]"
+                             "[descendant::a[@href]])")
+_STORY_MARKS = etree.XPath(
+    "boolean(descendant-or-self::h1 | descendant-or-self::main | "
+    "descendant-or-self::*[@itemprop='articleBody'])")
+
+
+def is_discussion(framework: str | None, declared_types: list[str],
+                  cleaning: CleaningRules) -> bool:
+    """Whether the page is a discussion whose posts are its content: a forum engine's page, or
+    a page declaring itself a forum posting or a Q&A page."""
+    if framework and framework in cleaning.discussion_frameworks:
+        return True
+    return any(t.lower() in DISCUSSION_TYPES for t in declared_types)
+
+
+def find_comment_sections(body: etree._Element, cleaning: CleaningRules) -> list[etree._Element]:
+    """The page's comment sections, outermost first, in document order (none when setting them
+    apart would leave too little story)."""
+    found: list[etree._Element] = []
+    for el in _DECLARED(body):
+        found.append(_declared_section(el))
+    pattern, state = cleaning.comment_section_pattern, cleaning.state_name_pattern
+    if pattern is not None:
+        for el in body.iter():
+            if not isinstance(el.tag, str) or el is body:
+                continue
+            raw = f"{el.get('class') or ''} {el.get('id') or ''}"
+            if not pattern.search(raw):
+                continue
+            names = " ".join(t for t in raw.lower().split()
+                             if state is None or not state.search(t))  # has-comments: a state
+            if names and pattern.search(names):
+                found.append(el)
+    found += _repeated_comment_lists(body)
+    sections = _outermost([el for el in found if el is not body and not _STORY_MARKS(el)])
+    sections = [el for el in sections if _text_before(body, el) >= MIN_STORY_CHARS]
+    if not sections:
+        return []
+    inside = sum(_chars(el) for el in sections)
+    if _chars(body) - inside < MIN_STORY_CHARS:
+        return []
+    return sections
+
+
+def _text_before(body: etree._Element, target: etree._Element) -> int:
+    """Non-space characters of the page's text ahead of an element (comments follow a story),
+    counted up to ``MIN_STORY_CHARS``."""
+    chars = 0
+    for el in body.iter():
+        if el is target or chars >= MIN_STORY_CHARS:
+            break
+        if isinstance(el.tag, str) and el.text:
+            chars += len(_SPACE.sub("", el.text))
+        if el is not body and el.tail:
+            chars += len(_SPACE.sub("", el.tail))
+    return chars
+
+
+def _declared_section(el: etree._Element) -> etree._Element:
+    """The list holding a declared comment: the parent when its siblings are comments too."""
+    parent = el.getparent()
+    if parent is not None and sum(1 for sib in parent if sib.get("itemtype") == el.get("itemtype")
+                                  and sib.get("itemprop") == el.get("itemprop")) >= 2:
+        return parent
+    return el
+
+
+def _repeated_comment_lists(body: etree._Element) -> list[etree._Element]:
+    """Containers of repeated items that each carry a date, an author and prose, and no
+    headline link (a list of linked stories with dates and authors is a teaser list)."""
+    lists = []
+    for parent in body.iter():
+        if not isinstance(parent.tag, str) or len(parent) < MIN_COMMENT_ITEMS:
+            continue
+        shapes = Counter((child.tag, child.get("class") or "") for child in parent
+                         if isinstance(child.tag, str))
+        shape, count = shapes.most_common(1)[0] if shapes else (None, 0)
+        if count < MIN_COMMENT_ITEMS:
+            continue
+        items = [child for child in parent if isinstance(child.tag, str)
+                 and (child.tag, child.get("class") or "") == shape]
+        if all(_comment_like(item) for item in items):
+            lists.append(parent)
+    return lists
+
+
+def _comment_like(item: etree._Element) -> bool:
+    """Whether an item reads as a comment: dated, authored, some prose, no headline link."""
+    return _DATED(item) and _AUTHORED(item) and not _HEADLINE_LINK(item) \
+        and _chars(item) >= MIN_ITEM_CHARS
+
+
+def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
+    """The elements not inside another of them, in document order, each once."""
+    chosen = set(elements)
+    out: list[etree._Element] = []
+    for el in elements:
+        if el in out or any(anc in chosen for anc in el.iterancestors()):
+            continue
+        out.append(el)
+    order = {el: i for i, el in enumerate(out[0].getroottree().iter())} if out else {}
+    return sorted(out, key=lambda el: order.get(el, 0))
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _chars(el: etree._Element) -> int:
+    """Non-space characters of an element's text."""
+    return len(_SPACE.sub("", el.text_content() or ""))
+
+
+def set_apart(sections: list[etree._Element]) -> etree._Element | None:
+    """Detach the comment sections from the page and return them under one ``div`` (None when
+    there are none); each section's tail text stays in the page."""
+    if not sections:
+        return None
+    holder = etree.Element("div")
+    for section in sections:
+        parent = section.getparent()
+        if parent is None:
+            continue
+        tail = section.tail
+        previous = section.getprevious()
+        parent.remove(section)
+        if tail:
+            if previous is not None:
+                previous.tail = (previous.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
+        section.tail = None
+        holder.append(section)
+    return holder
+
+
+def describe(sections: list[etree._Element]) -> list[dict[str, Any]]:
+    """Short descriptions of the sections set apart, for the trace."""
+    return [{"tag": el.tag, "class": (el.get("class") or "")[:80], "id": el.get("id") or "",
+             "chars": _chars(el)} for el in sections]
