@@ -165,7 +165,7 @@ def set_apart(sections: list[etree._Element]) -> etree._Element | None:
     there are none); each section's tail text stays in the page."""
     if not sections:
         return None
-    holder = etree.Element("div")
+    holder = sections[0].makeelement("div", {})  # the page's element class (HTML methods)
     for section in sections:
         parent = section.getparent()
         if parent is None:
