@@ -127,3 +127,14 @@ def test_teasers_and_promotions(name: str, body: str, kept: list[str], gone: lis
         assert snippet in result.content_text, snippet
     for snippet in gone:
         assert snippet not in result.content_text, snippet
+
+
+def test_declared_description_stands_in_when_nothing_else_yields_text() -> None:
+    head = ("<meta property='og:description' content='Harbour reopens after three weeks of "
+            "repairs, with the first boats in before noon.'>")
+    empty = extract(page("<div id='app'></div>", head), "https://news.example/app")
+    assert empty.content_text.startswith("Harbour reopens after three weeks")
+    assert empty.method == "meta-description"
+    full = extract(page(f"<article>{BODY}</article>", head), "https://news.example/harbour")
+    assert full.method != "meta-description" and "Paragraph 5 adds" in full.content_text
+    assert "Harbour reopens after three weeks" not in full.content_text

@@ -14,6 +14,8 @@ import time
 from copy import deepcopy
 from typing import Any
 
+import lxml.html
+from lxml import etree
 from lxml.html import HtmlElement
 
 from crawler.extraction import candidates as tiers
@@ -93,6 +95,13 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                             cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES)
         result.method = cand.tier
     _render(result, element, url)
+    if not result.content_text and page.metadata is not None and page.metadata.description:
+        element = _description_fallback(page.metadata.description)
+        _render(result, element, url)
+        result.method = METHOD_DESCRIPTION
+        _note(log, step="choice", chosen=None, stage="meta-description", why="nothing yielded "
+              "text; the page's declared description (meta, og, JSON-LD) stands in, flagged by "
+              "the method")
     _render_comments(result, page.comments, url)
     _apply_metadata(result, page.metadata, page.detection)
     _assess(result, element, doc.html_length)
@@ -153,6 +162,18 @@ def _trace_choice(log: list[dict[str, Any]], page: PageAnalysis, chosen: Choice 
         log.append({"step": "metadata", "sources": dict(page.metadata.sources),
                     "page_type": page.metadata.page_type,
                     "declared_types": sorted(page.declared_types)})
+
+
+METHOD_DESCRIPTION = "meta-description"
+"""The method of a page whose content is only its declared description (nothing else yielded
+text): users and the quality gate can tell it from extracted content."""
+
+
+def _description_fallback(description: str) -> HtmlElement:
+    """The declared description as a one-paragraph content element."""
+    wrapper = lxml.html.Element("div")
+    etree.SubElement(wrapper, "p").text = description
+    return wrapper
 
 
 def _set_comments_apart(body: HtmlElement, detection: Detection, structured: Any,
