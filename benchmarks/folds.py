@@ -156,20 +156,45 @@ def extract_page(task: tuple[Page, tuple[str, ...]]) -> dict[str, Any]:
     return out
 
 
-def _warm_up() -> None:
-    """Import both extractors once per worker, outside any timed call."""
+ABLATIONS: dict[str, tuple[str, str, Any]] = {
+    "comments": ("crawler.extraction.comments", "find_comment_sections", lambda *a, **k: []),
+    "teasers": ("crawler.extraction.clean", "_teaser_lists", lambda *a, **k: []),
+    "promotions": ("crawler.extraction.clean", "_shouting_link", lambda *a, **k: False),
+    "code-chrome": ("crawler.extraction.clean", "_drop_code_chrome", lambda *a, **k: None),
+    "repeat-shapes": ("crawler.extraction.clean", "_same_shape_branches", lambda *a, **k: False),
+    "unclosed-chrome": ("crawler.extraction.clean", "_close_swallowing_chrome",
+                        lambda *a, **k: None),
+    "script-links": ("crawler.extraction.clean", "_unwrap_script_links", lambda *a, **k: None),
+    "heading-guard": ("crawler.extraction.clean", "_emptied_heading", lambda *a, **k: None),
+}
+"""Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
+each earns: the function that applies the rule is replaced by one that finds nothing."""
+
+
+def switch_off(names: tuple[str, ...]) -> None:
+    """Switch the named rules off in this process (a benchmark's ablation, never the product)."""
+    for name in names:
+        module_name, attribute, replacement = ABLATIONS[name]
+        setattr(importlib.import_module(module_name), attribute, replacement)
+
+
+def _warm_up(without: tuple[str, ...] = ()) -> None:
+    """Import both extractors once per worker, outside any timed call; switch rules off."""
+    switch_off(without)
     _run_ours("<html><body><p>warm up</p></body></html>", "https://example.org/")
     _run_trafilatura("<html><body><p>warm up</p></body></html>", "https://example.org/")
 
 
-def run_pages(pages: list[Page], names: tuple[str, ...], jobs: int) -> Iterator[dict[str, Any]]:
+def run_pages(pages: list[Page], names: tuple[str, ...], jobs: int,
+              without: tuple[str, ...] = ()) -> Iterator[dict[str, Any]]:
     """Outputs of every page, in ``jobs`` worker processes (in this process for 1)."""
     tasks = [(page, names) for page in pages]
     if jobs <= 1:
-        _warm_up()
+        _warm_up(without)
         yield from map(extract_page, tasks)
         return
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_warm_up) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_warm_up,
+                             initargs=(without,)) as pool:
         yield from pool.map(extract_page, tasks, chunksize=4)
 
 
@@ -219,47 +244,39 @@ def groups(pages: list[dict[str, Any]], dev_folds: set[int], folds: int,
                                           if (p["page_type"] or "?") == kind and keep(p["fold"])]
 
 
-def print_body_table(scorer: ModuleType, scored: dict[str, list[dict[str, Any]]],
-                     dev_folds: set[int], folds: int) -> None:
-    """Body F1, pages below F1 0.5 and snippets of each extractor on the body corpus."""
-    names = list(scored)
-    header = f"{'group':<24}{'pages':>6}" + "".join(
-        f"  {n[:11]:>11} F1  <0.5   snipF1 leak" for n in names)
-    print(header)
-    rows = {n: dict(groups(scored[n], dev_folds, folds, by_type=True)) for n in names}
-    for label in rows[names[0]]:
-        cells = []
-        count = 0
-        for name in names:
-            group = rows[name][label]
-            count = len(group)
-            if not group:
-                cells.append(f"{'-':>33}")
-                continue
-            m = figures(scorer, group)
-            cells.append(f"{m.get('f1', 0):>14.3f} {m.get('below_half', 0):5.1%}"
-                         f" {m.get('snippet_f1', 0):8.3f} {m.get('snippet_fp', 0):4d}")
-        print(f"{label:<24}{count:>6}" + "".join(f"  {c:>33}" for c in cells))
+def _body_cell(m: dict[str, Any]) -> str:
+    return (f"{m.get('f1', 0):>14.3f} {m.get('below_half', 0):5.1%}"
+            f" {m.get('snippet_f1', 0):8.3f} {m.get('snippet_fp', 0):4d}")
 
 
-def print_snippet_table(scorer: ModuleType, scored: dict[str, list[dict[str, Any]]],
-                        dev_folds: set[int], folds: int) -> None:
-    """Snippet precision / recall / F1, pages passing and leaked snippets of each extractor."""
+def _snippet_cell(m: dict[str, Any]) -> str:
+    return (f"{m.get('snippet_precision', 0):.3f} {m.get('snippet_recall', 0):.3f} "
+            f"{m.get('snippet_f1', 0):.3f} {m.get('snippet_pass', 0):5.1%} "
+            f"{m.get('snippet_fp', 0):5d}")
+
+
+TABLES = {
+    "extraction-dev": ("  {:>11} F1  <0.5   snipF1 leak", _body_cell, 33, True),
+    "snippets-dev": ("  {:>11}  P     R     F1    pass  leaked", _snippet_cell, 42, False),
+}
+"""Per corpus: the column header of one extractor, its cell, the cell width, and whether the
+table is broken down by page type. The body corpus shows body F1, pages below F1 0.5, snippet F1
+and leaked snippets; the snippet corpus snippet precision / recall / F1, pages passing and
+leaked snippets."""
+
+
+def print_table(scorer: ModuleType, corpus: str, scored: dict[str, list[dict[str, Any]]],
+                dev_folds: set[int], folds: int) -> None:
+    """One corpus's figures of each extractor, per group (all, dev / held-out, folds, types)."""
+    header, cell, width, by_type = TABLES[corpus]
     names = list(scored)
-    print(f"{'group':<24}{'pages':>6}" + "".join(
-        f"  {n[:11]:>11}  P     R     F1    pass  leaked" for n in names))
-    rows = {n: dict(groups(scored[n], dev_folds, folds, by_type=False)) for n in names}
+    print(f"{'group':<24}{'pages':>6}" + "".join(header.format(n[:11]) for n in names))
+    rows = {n: dict(groups(scored[n], dev_folds, folds, by_type=by_type)) for n in names}
     for label in rows[names[0]]:
-        cells = []
-        count = 0
-        for name in names:
-            group = rows[name][label]
-            count = len(group)
-            m = figures(scorer, group)
-            cells.append(f"{m.get('snippet_precision', 0):.3f} {m.get('snippet_recall', 0):.3f} "
-                         f"{m.get('snippet_f1', 0):.3f} {m.get('snippet_pass', 0):5.1%} "
-                         f"{m.get('snippet_fp', 0):5d}")
-        print(f"{label:<24}{count:>6}" + "".join(f"  {c:>42}" for c in cells))
+        count = len(rows[names[0]][label])
+        cells = [cell(figures(scorer, rows[n][label])) if rows[n][label] else "-"
+                 for n in names]
+        print(f"{label:<24}{count:>6}" + "".join(f"  {c:>{width}}" for c in cells))
 
 
 MIN_BOILERPLATE_CHARS = 20
@@ -343,9 +360,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-cache", type=Path, default=None,
                         help="read trafilatura's outputs from this file, or write them there")
     parser.add_argument("--json", type=Path, default=None, help="write every page's scores here")
+    parser.add_argument("--predictions", type=Path, default=None,
+                        help="write our extracted text of every page run here (JSON lines)")
     parser.add_argument("--sites", type=Path, default=SITES,
                         help="shared sites to check too (main-text F1, boilerplate, empty headings)")
     parser.add_argument("--sites-only", action="store_true", help="only the shared sites")
+    parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATIONS),
+                        help="switch a rule off (ablation); repeat for several")
+    parser.add_argument("--ids", type=Path, default=None,
+                        help="run ours only on these pages (lines 'corpus<TAB>id'); the others "
+                             "are taken from --rest-from")
+    parser.add_argument("--rest-from", type=Path, default=None,
+                        help="an earlier run's --json: our scores of the pages not in --ids")
     args = parser.parse_args(argv)
     if args.sites_only:
         print_sites(args.sites, args.jobs)
@@ -363,9 +389,17 @@ def main(argv: list[str] | None = None) -> int:
         cached = json.loads(args.reference_cache.read_text(encoding="utf-8"))
         names = tuple(n for n in names if n != "trafilatura")
     everything = [p for ps in pages.values() for p in ps]
+    wanted = None
+    if args.ids is not None:
+        wanted = {tuple(line.split("\t")) for line in
+                  args.ids.read_text(encoding="utf-8").split("\n") if line.strip()}
+        if args.rest_from is None or "trafilatura" in names:
+            parser.error("--ids needs --rest-from, and --reference-cache or --only ours")
+    to_run = [p for p in everything if wanted is None
+              or (Path(p.corpus).name, p.page_id) in wanted]
     outputs: dict[str, dict[tuple[str, str], dict[str, Any]]] = {n: {} for n in EXTRACTORS}
     started = time.perf_counter()
-    for done, out in enumerate(run_pages(everything, names, args.jobs), 1):
+    for done, out in enumerate(run_pages(to_run, names, args.jobs, tuple(args.without)), 1):
         for name in names:
             outputs[name][(out["corpus"], out["id"])] = out[name]
         if done % 200 == 0:
@@ -386,15 +420,17 @@ def main(argv: list[str] | None = None) -> int:
         for name in shown:
             preds = {i: v for (c, i), v in outputs[name].items() if c == str(path)}
             scored[name] = scored_pages(scorer, path, preds, folds_by_id)
+            if name == "ours" and wanted is not None:
+                earlier = {p["id"]: p for p in json.loads(args.rest_from.read_text(
+                    encoding="utf-8"))[corpus_name]["ours"]}
+                scored[name] = [p if (corpus_name, p["id"]) in wanted else earlier[p["id"]]
+                                for p in scored[name]]
         report[corpus_name] = scored
         sites = {p.site for p in pages[corpus_name]}
         per_fold = [sum(1 for p in pages[corpus_name] if p.fold == f) for f in range(args.folds)]
         print(f"\n== {corpus_name}: {len(pages[corpus_name])} pages, {len(sites)} sites, "
               f"pages per fold {per_fold}, development folds {sorted(dev_folds)}")
-        if corpus_name == "extraction-dev":
-            print_body_table(scorer, scored, dev_folds, args.folds)
-        else:
-            print_snippet_table(scorer, scored, dev_folds, args.folds)
+        print_table(scorer, corpus_name, scored, dev_folds, args.folds)
     print()
     for name in shown:
         seconds = [v["seconds"] for v in outputs[name].values()]
@@ -404,10 +440,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.sites and args.sites.is_dir() and args.limit is None:
         print_sites(args.sites, args.jobs)
     if args.json:
-        args.json.write_text(json.dumps({c: {n: [{k: p[k] for k in (
-            "id", "fold", "page_type", "f1", "precision", "recall", "snippet_counts")}
+        args.json.write_text(json.dumps({c: {n: [{k: v for k, v in p.items()
+                                                   if k not in ("snippets", "meta")}
             for p in s] for n, s in scored.items()} for c, scored in report.items()}),
             encoding="utf-8")
+    if args.predictions:
+        with open(args.predictions, "w", encoding="utf-8") as handle:
+            for (corpus, page_id), value in outputs["ours"].items():
+                handle.write(json.dumps({"corpus": Path(corpus).name, "id": page_id,
+                                         "body": value.get("body", "")}) + "\n")
     return 0
 
 

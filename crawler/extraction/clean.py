@@ -598,12 +598,8 @@ def _drop_code_chrome(container: etree._Element, trace: list[dict[str, Any]] | N
                     len(text) <= CODE_CHROME_MAX_CHARS
                     and len(text.split()) <= CODE_CHROME_MAX_WORDS):
                 doomed.append(el)
-    for el in doomed:
-        if el.getparent() is not None:
-            _remove(el)
-    if trace is not None and doomed:
-        trace.append({"step": "clean", "action": "removed", "why": "code block chrome (labels, "
-                      "copy buttons, line numbers beside a <pre>)", "count": len(doomed)})
+    _remove_counted(doomed, trace, "code block chrome (labels, copy buttons, line numbers "
+                    "beside a <pre>)")
 
 
 def _code_frame(pre: etree._Element, container: etree._Element) -> etree._Element | None:
@@ -655,12 +651,17 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
         elif not contains(first, el) and not contains(el, first) \
                 and not _same_shape_branches(first, el):
             doomed.append(el)
+    _remove_counted(doomed, trace, "repeated text blocks")
+
+
+def _remove_counted(doomed: list[etree._Element], trace: list[dict[str, Any]] | None,
+                    why: str) -> None:
+    """Remove the elements still in the tree (tails kept) and record how many, and why."""
     for el in doomed:
         if el.getparent() is not None:
             _remove(el)
     if trace is not None and doomed:
-        trace.append({"step": "clean", "action": "removed", "why": "repeated text blocks",
-                      "count": len(doomed)})
+        trace.append({"step": "clean", "action": "removed", "why": why, "count": len(doomed)})
 
 
 def _same_shape_branches(first: etree._Element, other: etree._Element) -> bool:
@@ -715,12 +716,8 @@ def _drop_repeated_in_cards(container: etree._Element,
         if next(card.iter("a"), None) is not None \
                 and len(" ".join(card.text_content().split())) <= MAX_CARD_CHARS:
             doomed += _repeated_lines(card)
-    for el in doomed:
-        if el.getparent() is not None:
-            _remove(el)
-    if trace is not None and doomed:
-        trace.append({"step": "clean", "action": "removed", "why": "a line each card of a grid "
-                      "prints twice (image link and heading)", "count": len(doomed)})
+    _remove_counted(doomed, trace, "a line each card of a grid prints twice (image link and "
+                    "heading)")
 
 
 def _repeated_lines(card: etree._Element) -> list[etree._Element]:
