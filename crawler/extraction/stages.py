@@ -297,7 +297,7 @@ def _trafilatura_element(tree: HtmlElement, url: str, fast: bool) -> HtmlElement
     try:
         html = trafilatura.extract(tree, url=url, output_format="html", include_links=True,
                                    include_tables=True, include_images=False,
-                                   with_metadata=False, fast=fast)
+                                   include_comments=False, with_metadata=False, fast=fast)
     except Exception:  # noqa: BLE001 - the fallback must never raise
         return None
     if not html:
