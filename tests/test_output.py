@@ -135,8 +135,8 @@ def test_markdown_fidelity(html: str, markdown: str) -> None:
     ("<pre>a<!-- note -->b<button>Copy</button></pre>", "ab"),
     ("<pre><span class='linenos'>1</span>x = 1</pre>", "x = 1"),
     ("<ul><li>a</li><li>b</li></ul>", "- a\n- b"),
-    # an ordered list's numbers are Markdown's; the text marks its items as any list's
-    ("<ol start='4'><li>d</li><li>e<ol><li>f</li></ol></li></ol>", "- d\n- e\n  - f"),
+    # an ordered list keeps its numbers in the text: the body corpus's references number them
+    ("<ol start='4'><li>d</li><li>e<ol><li>f</li></ol></li></ol>", "4. d\n5. e\n   1. f"),
     ("<table><tr><th>h1</th><th>h2</th></tr><tr><td>1</td><td>2</td></tr></table>", "h1\th2\n1\t2"),
     ("<div>inline <span>span</span><div>block</div>tail</div>", "inline span\n\nblock\n\ntail"),
     ("<h2>Title</h2><p>Body</p>", "Title\n\nBody"),

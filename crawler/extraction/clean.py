@@ -92,10 +92,11 @@ def _close_swallowing_chrome(root: etree._Element) -> None:
         body = root
     limit = None
     for el in list(body.iter(*_CHROME_BLOCKS)):
+        if el.getparent() is None or not _swallowed_page(el):
+            continue
         if limit is None:
             limit = SWALLOWING_CHROME_SHARE * _visible_chars(body, 10**9)
-        if el.getparent() is None or not _swallowed_page(el) \
-                or _visible_chars(el, int(limit)) <= limit:
+        if _visible_chars(el, int(limit)) <= limit:
             continue
         children = [child for child in el if isinstance(child.tag, str)]
         start = next((i for i, child in enumerate(children) if not _mostly_links(child)), None)
@@ -635,7 +636,8 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
     A block is never a repeat of its own wrapper (a ``div`` whose only child is inline has the
     text of the block inside it), and a repeat in a branch shaped like the first copy's (two
     paragraphs of one story, two cards of one grid: the same tag and class under their lowest
-    common ancestor) is the page's own text said twice, which stays."""
+    common ancestor) is the page's own text said twice, which stays; a copy inside a quotation
+    (a reply quoting the opening post) goes."""
     seen: dict[str, etree._Element] = {}
     doomed = []
     in_code = {el for pre in container.iter("pre", "code", "table") for el in pre.iter()}
@@ -649,7 +651,7 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
         if first is None:
             seen[text] = el
         elif not contains(first, el) and not contains(el, first) \
-                and not _same_shape_branches(first, el):
+                and (_quoted(el) or not _same_shape_branches(first, el)):
             doomed.append(el)
     _remove_counted(doomed, trace, "repeated text blocks")
 
@@ -664,14 +666,26 @@ def _remove_counted(doomed: list[etree._Element], trace: list[dict[str, Any]] | 
         trace.append({"step": "clean", "action": "removed", "why": why, "count": len(doomed)})
 
 
+def _quoted(el: etree._Element) -> bool:
+    """Whether an element sits in a quotation (a reply quoting an earlier post)."""
+    return el.tag == "blockquote" or any(a.tag == "blockquote" for a in el.iterancestors())
+
+
 def _same_shape_branches(first: etree._Element, other: etree._Element) -> bool:
-    """Whether two elements sit in branches of one shape: the children of their lowest common
-    ancestor that hold them have the same tag and class."""
+    """Whether two copies of a text are the page's own repeat: they are paragraphs side by
+    side, or sit in branches of one shape (the children of their lowest common ancestor that
+    hold them have the same tag and class) that are not themselves copies of each other."""
     chain = {anc: child for child, anc in _ancestor_pairs(first)}
     for child, anc in _ancestor_pairs(other):
         branch = chain.get(anc)
-        if branch is not None:
-            return branch.tag == child.tag and (branch.get("class") or "") == (child.get("class") or "")
+        if branch is None:
+            continue
+        if branch.tag != child.tag or (branch.get("class") or "") != (child.get("class") or ""):
+            return False
+        if branch is first:
+            return True  # two paragraphs side by side: a story saying a thing twice
+        # two cards of a grid sharing a line stay; two copies of a whole item do not
+        return " ".join(branch.text_content().split()) != " ".join(child.text_content().split())
     return False
 
 

@@ -102,9 +102,9 @@ def _in_site_chrome(el: HtmlElement) -> bool:
 
 
 _BRAND = re.compile(r"logo|brand", re.I)
-_BRAND_XPATH = etree.XPath("//*[contains(@class, 'logo') or contains(@class, 'brand') or "
-                           "contains(@class, 'Logo') or contains(@class, 'Brand') or "
-                           "contains(@id, 'logo') or contains(@id, 'brand')]")
+_BRAND_XPATH = etree.XPath(  # the attribute axis: far cheaper than testing every element
+    "//@class[contains(., 'logo') or contains(., 'brand') or contains(., 'Logo') or "
+    "contains(., 'Brand')]/.. | //@id[contains(., 'logo') or contains(., 'brand')]/..")
 BRAND_MAX_CHARS = 60
 """A logo's text or alt longer than this is not a name (a tagline, a whole header)."""
 

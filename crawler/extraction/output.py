@@ -312,15 +312,12 @@ class _Renderer:
                         if piece:
                             lines.append(piece)
                 continue
-            # Markdown numbers an ordered list's items; the text marks every item alike, as
-            # trafilatura's text does: a number is not a word of the item.
-            md_marker = f"{number}. " if ordered else "- "
+            marker = f"{number}. " if ordered else "- "
             number += 1
-            for lines, marker, item_blocks in zip((md_lines, tx_lines), (md_marker, "- "),
-                                                  self.blocks(child)):
+            indent = " " * len(marker)
+            for lines, item_blocks in zip((md_lines, tx_lines), self.blocks(child)):
                 if not item_blocks:
                     continue
-                indent = " " * len(marker)
                 body = "\n".join(item_blocks).split("\n")
                 lines.append(marker + body[0])
                 lines.extend((indent + line) if line else "" for line in body[1:])
