@@ -52,6 +52,8 @@ EXTENSIONS = {
     "crawler.extensions.summary.CrawlSummary": 900,
     "crawler.extensions.resume.ResumeGuard": 0,
     "crawler.extensions.gc_tuning.GarbageCollectionTuning": 950,
+    # One row per crawl in the database's `crawls` table: times, close reason, final stats.
+    "crawler.extensions.crawl_record.CrawlRecordExtension": 990,
 }
 # Once the crawl has started, objects loaded at start-up are frozen (cheaper older collections)
 # and the young generation is collected every this many allocations; 0: Python's collector as is.

@@ -237,3 +237,29 @@ def test_config_accepts_strings_from_settings() -> None:
 ], ids=["blocks-and-entities", "skipped-elements", "list-items", "head-and-br", "empty", "none"])
 def test_page_lines(html: bytes | str | None, expected: list[str]) -> None:
     assert page_lines(html) == expected
+
+
+# --- per-block figures -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("pages_removed", "normalise", "expected"), [
+    # one banner with a per-page consent ID: one block when normalised, one per ID when exact
+    ([[f"{BANNER} Consent 1a2b{n}c."] for n in range(3)], True, [(BANNER, 3)]),
+    ([[f"{BANNER} Consent 1a2b{n}c."] for n in range(3)], False,
+     [(BANNER, 1), (BANNER, 1), (BANNER, 1)]),
+    # a block repeated on one page counts that page once, its bytes twice
+    ([[FOOTER, FOOTER], [FOOTER]], True, [(FOOTER, 2)]),
+    # two different blocks stay apart, the one that removed more bytes first
+    ([[BANNER, FOOTER], [BANNER]], True, [(BANNER, 2), (FOOTER, 1)]),
+])
+def test_removed_blocks_are_tallied_per_block(pages_removed: list[list[str]], normalise: bool,
+                                              expected: list[tuple[str, int]]) -> None:
+    from crawler.dedup.blocks import RemovedBlockTally
+
+    tally = RemovedBlockTally(normalise=normalise)
+    for removed in pages_removed:
+        tally.add(removed)
+    top = tally.top(10)
+    assert [(b.text[:len(start)], b.pages) for b, (start, _) in zip(top, expected)] == expected
+    assert len(top) == len(expected) == len(tally)
+    assert sum(b.bytes_removed for b in top) == sum(len(x.encode()) for p in pages_removed
+                                                    for x in p)

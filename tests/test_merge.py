@@ -179,3 +179,27 @@ def test_bad_shards_stop_the_merge_with_a_sentence(
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_each_shards_crawl_record_is_carried_over(shards: list[Path], tmp_path: Path) -> None:
+    from crawler.crawls import read_crawls, record_crawl
+
+    for number, shard in enumerate(shards[:2], start=1):
+        db = open_database(shard)
+        record_crawl(db, spider="domain", start_urls=[f"https://{DOMAIN}/"],
+                     started_at=f"2026-11-20T0{number}:00:00+00:00",
+                     finished_at=f"2026-11-20T0{number}:30:00+00:00", close_reason="finished",
+                     stats={"summary/pages_stored": 6, "worker": number})
+        db.close()
+    out = tmp_path / "merged.db"
+    assert run_merge(*shards, "-o", out).returncode == 0
+    db = open_database(out)
+    try:
+        records = read_crawls(db)
+    finally:
+        db.close()
+    # both workers' records (the third shard has none), in order; the pages are still merged
+    assert [r.stats["worker"] for r in records] == [1, 2]
+    assert [r.started_at for r in records] == ["2026-11-20T01:00:00+00:00",
+                                               "2026-11-20T02:00:00+00:00"]
+    assert len(rows_by_url(out, "title")) == 10

@@ -21,6 +21,7 @@ COMMAND_MODULES: list[str] = [
     "crawler.commands.redis_clear",
     "crawler.commands.export",
     "crawler.commands.search",
+    "crawler.commands.report",
 ]
 
 

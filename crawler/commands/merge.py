@@ -18,6 +18,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from crawler.crawls import copy_crawls
 from crawler.dedup.config import DedupConfig, DedupConfigError
 from crawler.commands.dedup import dedup_with_progress
 from crawler.dedup.store import DomainResult
@@ -156,6 +157,7 @@ def _merge_one(db: sqlite_utils.Database, shard: Path) -> ShardResult:
                 f"OR excluded.fetched_at > main.[{PAGES_TABLE}].fetched_at)")
             changed = cursor.rowcount
         inserted = db[PAGES_TABLE].count - before
+        copy_crawls(db, SHARD_ALIAS)  # each worker's crawl record, for the report
     finally:
         conn.execute(f"DETACH DATABASE {SHARD_ALIAS}")
     result = ShardResult(path=shard, rows=rows, inserted=inserted, updated=changed - inserted)

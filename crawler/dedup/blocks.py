@@ -19,6 +19,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = [
     "BlockCounter",
+    "RemovedBlockTally",
     "DomainFingerprint",
     "block_key",
     "compute_domain_fingerprint",
@@ -27,6 +28,7 @@ __all__ = [
     "removed_blocks",
     "split_into_blocks",
     "strip_boilerplate",
+    "strip_boilerplate_listing",
 ]
 
 _BLANK_LINE = re.compile(r"(\n\s*\n)")
@@ -182,6 +184,54 @@ class BlockCounter:
                                  page_lines_min_chars=self.min_block_chars)
 
 
+#: Characters of a block's text kept for the report (the start of a long block is enough to
+#: recognise it).
+BLOCK_SAMPLE_CHARS = 600
+
+
+@dataclass
+class RemovedBlock:
+    """One boilerplate block of a domain: on how many pages it was removed, and the bytes."""
+
+    text: str
+    pages: int = 0
+    bytes_removed: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"text": self.text, "pages": self.pages, "bytes_removed": self.bytes_removed}
+
+
+class RemovedBlockTally:
+    """Adds up, across a domain's pages, what each removed block cost (pages, bytes), keyed as
+    blocks are compared, so that a banner with a per-page ID is one block."""
+
+    def __init__(self, *, normalise: bool = True) -> None:
+        self.normalise = normalise
+        self._blocks: dict[str, RemovedBlock] = {}
+
+    def add(self, removed: Iterable[str]) -> None:
+        """The blocks removed from one page (each counted once per page)."""
+        seen: set[str] = set()
+        for block in removed:
+            key = block_key(block, normalise=self.normalise)
+            entry = self._blocks.get(key)
+            if entry is None:
+                entry = self._blocks[key] = RemovedBlock(text=block.strip()[:BLOCK_SAMPLE_CHARS])
+            entry.bytes_removed += len(block.encode("utf-8"))
+            if key not in seen:
+                entry.pages += 1
+                seen.add(key)
+
+    def __len__(self) -> int:
+        return len(self._blocks)
+
+    def top(self, limit: int) -> list[RemovedBlock]:
+        """The ``limit`` blocks that removed the most bytes (ties: more pages, then text)."""
+        return sorted(self._blocks.values(),
+                      key=lambda b: (-b.bytes_removed, -b.pages, b.text))[:limit]
+
+
 def compute_domain_fingerprint(pages: Iterable[str | None], threshold_pct: float = 0.7,
                                min_pages: int = 5, min_block_chars: int = 50, *,
                                normalise: bool = True) -> DomainFingerprint:
@@ -202,9 +252,18 @@ def strip_boilerplate(content: str | None, hashes: Iterable[str] | DomainFingerp
     and blocks made of whole-page boilerplate lines go unless ``page_html`` shows the text twice
     (once in the template, once in the content, like a tagline quoted on the home page).
     """
+    cleaned, removed_bytes, _ = strip_boilerplate_listing(
+        content, hashes, min_block_chars, normalise=normalise, page_html=page_html)
+    return cleaned, removed_bytes
+
+
+def strip_boilerplate_listing(content: str | None, hashes: Iterable[str] | DomainFingerprint,
+                              min_block_chars: int = 50, *, normalise: bool = True,
+                              page_html: PageHtml = None) -> tuple[str, int, list[str]]:
+    """:func:`strip_boilerplate`, plus the blocks it removed (for the per-block figures)."""
     cleaned, removed = _strip(content, hashes, min_block_chars, normalise, page_html)
     original = (content or "").encode("utf-8")
-    return cleaned, len(original) - len(cleaned.encode("utf-8"))
+    return cleaned, len(original) - len(cleaned.encode("utf-8")), removed
 
 
 def removed_blocks(content: str | None, hashes: Iterable[str] | DomainFingerprint,

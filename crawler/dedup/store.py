@@ -18,7 +18,8 @@ from typing import Any
 
 import sqlite_utils
 
-from crawler.dedup.blocks import BlockCounter, DomainFingerprint, strip_boilerplate
+from crawler.dedup.blocks import (BlockCounter, DomainFingerprint, RemovedBlock, RemovedBlockTally,
+                                  strip_boilerplate_listing)
 from crawler.dedup.config import DedupConfig
 from crawler.decoding import decode_page
 from crawler.dedup.page_text import page_lines
@@ -49,9 +50,14 @@ BOILERPLATE_COLUMNS: dict[str, type] = {
     "min_block_chars": int,
     "normalise": int,
     "whole_page": int,
+    "top_blocks": str,
     "created_at": str,
     "updated_at": str,
 }
+
+#: How many of a domain's boilerplate blocks keep their text and figures in `top_blocks`
+#: (the ones that removed the most bytes): enough to see what a site repeats.
+TOP_BLOCKS_STORED = 20
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,8 @@ class DomainResult:
     bytes_removed: int
     pages_changed: int
     seconds: float
+    top_blocks: tuple[RemovedBlock, ...] = ()
+    blocks_removed: int = 0
 
     @property
     def bytes_removed_avg(self) -> float:
@@ -118,14 +126,16 @@ def dedup_domain(db: sqlite_utils.Database, domain: str, config: DedupConfig,
     fingerprint = counter.fingerprint(threshold_pct=config.threshold_pct,
                                       min_pages=config.min_pages)
     bytes_total = bytes_removed = pages_changed = 0
+    tally = RemovedBlockTally(normalise=config.normalise)
     for batch in _iter_batches(db, domain, batch_size):
         updates: list[tuple[str, str]] = []
         for url, content, raw, encoding in batch:
             content = content or ""
-            cleaned, removed = strip_boilerplate(
+            cleaned, removed, blocks = strip_boilerplate_listing(
                 content, fingerprint, config.min_block_chars, normalise=config.normalise,
                 page_html=partial(stored_page_text, raw, encoding)
                 if raw and fingerprint.page_lines else None)
+            tally.add(blocks)
             bytes_total += len(content.encode("utf-8"))
             bytes_removed += removed
             pages_changed += cleaned != content
@@ -137,7 +147,9 @@ def dedup_domain(db: sqlite_utils.Database, domain: str, config: DedupConfig,
             advance(len(batch))
     result = DomainResult(domain=domain, fingerprint=fingerprint, bytes_total=bytes_total,
                           bytes_removed=bytes_removed, pages_changed=pages_changed,
-                          seconds=time.perf_counter() - started)
+                          seconds=time.perf_counter() - started,
+                          top_blocks=tuple(tally.top(TOP_BLOCKS_STORED)),
+                          blocks_removed=len(tally))
     _store_fingerprint(db, result, config)
     logger.info("dedup %s: %d pages, %d boilerplate blocks, %.1f%% of bytes removed",
                 domain, fingerprint.pages_analyzed, fingerprint.blocks_boilerplate,
@@ -149,7 +161,9 @@ def stored_stats(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     """Stored fingerprint rows (without the hash lists), one per domain, ordered by domain."""
     if not db[BOILERPLATE_TABLE].exists():
         return []
-    columns = [c for c in BOILERPLATE_COLUMNS if c not in ("hashes", "short_hashes", "page_lines")]
+    present = set(db[BOILERPLATE_TABLE].columns_dict)  # older databases lack newer columns
+    columns = [c for c in BOILERPLATE_COLUMNS
+               if c in present and c not in ("hashes", "short_hashes", "page_lines")]
     names = ", ".join(f"[{c}]" for c in columns)
     sql = f"SELECT {names} FROM [{BOILERPLATE_TABLE}] ORDER BY domain"
     return [dict(zip(columns, row, strict=True)) for row in db.conn.execute(sql)]
@@ -220,6 +234,7 @@ def _store_fingerprint(db: sqlite_utils.Database, result: DomainResult,
         "min_block_chars": config.min_block_chars,
         "normalise": int(config.normalise),
         "whole_page": int(config.whole_page),
+        "top_blocks": json.dumps([b.as_dict() for b in result.top_blocks], ensure_ascii=False),
         "created_at": previous[0] if previous and previous[0] else now,
         "updated_at": now,
     }

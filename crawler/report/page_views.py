@@ -1,0 +1,165 @@
+"""Per-page views of the crawl report, written as script files beside the report.
+
+A report of 50,000 pages cannot hold every page's content and trace in one HTML file, so each
+page's view lives in a chunk file (``<report>_files/pages-NNNNN.js``, :data:`PAGES_PER_CHUNK`
+pages in URL order) that the report loads with a ``<script>`` element only when a page is
+opened (``fetch`` is refused on ``file://`` pages; a script element is not).
+
+Each view holds the stored metadata, quality reasons, the content HTML sanitised again (the
+database is not trusted), the markdown and, when asked for, the extraction trace of the page,
+produced by extracting its stored raw HTML again with the current engine.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import sqlite_utils
+
+from crawler.extraction.output import sanitize_html
+from crawler.storage import PAGES_TABLE, decompress_html, stored_html
+
+logger = logging.getLogger(__name__)
+
+#: Pages per chunk file: small enough that opening a page loads a few hundred KB, large enough
+#: that a 50,000-page report is 1,000 files.
+PAGES_PER_CHUNK = 50
+
+#: Which pages get an extraction trace (extracting again costs tens of ms per page).
+TraceChoice = Literal["all", "flagged", "none"]
+TRACE_CHOICES: tuple[str, ...] = ("all", "flagged", "none")
+
+#: Stored columns shown as the page's metadata, in this order.
+METADATA_COLUMNS = ("url", "canonical_url", "domain", "status", "fetched_at", "rendered",
+                    "content_type", "encoding", "depth", "title", "author", "published",
+                    "modified", "language", "description", "site_name", "page_type",
+                    "framework", "method", "word_count", "quality_score", "quality_flagged")
+_CONTENT_COLUMNS = ("content_html", "content_markdown", "cleaned_content", "quality_reasons",
+                    "raw_html")
+
+
+@dataclass(frozen=True)
+class PageViewOptions:
+    """What goes into each page view."""
+
+    traces: TraceChoice = "all"
+    jobs: int = 1
+
+
+def chunk_name(chunk: int) -> str:
+    """File name of chunk ``chunk`` (also computed by the report's script: keep in step)."""
+    return f"pages-{chunk:05d}.js"
+
+
+def script_json(value: Any) -> str:
+    """JSON that is safe inside a ``<script>`` element or a script file (no ``</script>``,
+    no HTML comment openers, no line separators that end a JavaScript string)."""
+    text = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def page_trace(raw_html: bytes | None, encoding: str | None, url: str) -> dict[str, Any]:
+    """The extraction trace of a stored page, extracted again from its raw HTML (in a worker)."""
+    from crawler.extraction import extract
+
+    if not raw_html:
+        return {"trace": None, "trace_note": "no raw HTML stored for this page"}
+    try:
+        result = extract(stored_html(decompress_html(raw_html), encoding), url, trace=True)
+    except Exception as exc:  # noqa: BLE001 - one broken page must not stop the report
+        return {"trace": None, "trace_note": f"extraction failed: {type(exc).__name__}: {exc}"}
+    return {"trace": json.loads(json.dumps(result.trace, default=str)),
+            "trace_method": result.method, "trace_quality": result.quality_score}
+
+
+def _reasons(value: str | None) -> list[str]:
+    """Stored quality reasons (a JSON list) as a list of strings."""
+    if not value:
+        return []
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return [value]
+    return [str(r) for r in parsed] if isinstance(parsed, list) else [str(parsed)]
+
+
+def _iter_chunks(db: sqlite_utils.Database, columns: tuple[str, ...],
+                 size: int) -> Iterator[list[dict[str, Any]]]:
+    """Full page rows in URL order, ``size`` at a time (keyset paging: no cursor held open)."""
+    names = ", ".join(f"[{c}]" for c in columns)
+    last: str | None = None
+    while True:
+        if last is None:
+            rows = db.conn.execute(f"SELECT {names} FROM [{PAGES_TABLE}] ORDER BY url LIMIT ?",
+                                   [size]).fetchall()
+        else:
+            rows = db.conn.execute(f"SELECT {names} FROM [{PAGES_TABLE}] WHERE url > ? "
+                                   f"ORDER BY url LIMIT ?", [last, size]).fetchall()
+        if not rows:
+            return
+        yield [dict(zip(columns, row, strict=True)) for row in rows]
+        last = rows[-1][0]
+
+
+def _view(row: dict[str, Any]) -> dict[str, Any]:
+    """The page view without its trace."""
+    url = row["url"] or ""
+    return {
+        "meta": {name: row.get(name) for name in METADATA_COLUMNS},
+        "reasons": _reasons(row.get("quality_reasons")),
+        "html": sanitize_html(row.get("content_html") or "", url),
+        "markdown": row.get("content_markdown") or "",
+        "cleaned": row.get("cleaned_content"),
+    }
+
+
+def _wants_trace(row: dict[str, Any], choice: TraceChoice) -> bool:
+    return choice == "all" or (choice == "flagged" and bool(row.get("quality_flagged")))
+
+
+def write_page_views(db: sqlite_utils.Database, directory: Path,
+                     options: PageViewOptions) -> tuple[int, int]:
+    """Write every page's view into chunk files in ``directory``; returns (pages, traces)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("pages-*.js"):
+        stale.unlink()
+    columns = (*METADATA_COLUMNS, *_CONTENT_COLUMNS)
+    if options.traces == "none":
+        columns = columns[:-1]  # no raw HTML needed
+    pages = traced = 0
+    executor: Executor | None = None
+    if options.traces != "none" and options.jobs > 1:
+        executor = ProcessPoolExecutor(max_workers=options.jobs)
+    try:
+        for chunk, rows in enumerate(_iter_chunks(db, columns, PAGES_PER_CHUNK)):
+            views = [_view(row) for row in rows]
+            wanted = [i for i, row in enumerate(rows) if _wants_trace(row, options.traces)]
+            arguments = [(rows[i]["raw_html"], rows[i]["encoding"], rows[i]["url"] or "")
+                         for i in wanted]
+            if executor is not None:
+                traces = list(executor.map(page_trace, *zip(*arguments))) if arguments else []
+            else:
+                traces = [page_trace(*args) for args in arguments]
+            for index, trace in zip(wanted, traces, strict=True):
+                views[index].update(trace)
+            traced += len(wanted)
+            pages += len(rows)
+            (directory / chunk_name(chunk)).write_text(
+                f"window.reportPages({chunk},{script_json(views)});\n", encoding="utf-8")
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    return pages, traced
+
+
+def default_jobs() -> int:
+    """Worker processes for traces: every core."""
+    return os.cpu_count() or 1
