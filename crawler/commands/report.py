@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="pages whose extraction trace is produced by extracting the stored "
                              "HTML again: all (default), flagged, none")
     parser.add_argument("--jobs", type=int, default=default_jobs(), metavar="N",
-                        help="worker processes for the traces (default: every core)")
+                        help="worker processes that sanitise and trace the pages (default: every core)")
     parser.set_defaults(func=run_report)
 
 

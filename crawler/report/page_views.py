@@ -16,7 +16,8 @@ import json
 import logging
 import os
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -32,7 +33,7 @@ logger = logging.getLogger(__name__)
 #: that a 50,000-page report is 1,000 files.
 PAGES_PER_CHUNK = 50
 
-#: Which pages get an extraction trace (extracting again costs tens of ms per page).
+#: Which pages get an extraction trace (extracting again costs as much as the crawl's extraction).
 TraceChoice = Literal["all", "flagged", "none"]
 TRACE_CHOICES: tuple[str, ...] = ("all", "flagged", "none")
 
@@ -125,9 +126,27 @@ def _wants_trace(row: dict[str, Any], choice: TraceChoice) -> bool:
     return choice == "all" or (choice == "flagged" and bool(row.get("quality_flagged")))
 
 
+def chunk_script(chunk: int, rows: list[dict[str, Any]], choice: TraceChoice) -> tuple[str, int]:
+    """The script file of one chunk of pages and how many traces it holds (run in a worker:
+    sanitising and tracing are the CPU-bound part of the report)."""
+    views = []
+    traced = 0
+    for row in rows:
+        view = _view(row)
+        if _wants_trace(row, choice):
+            view.update(page_trace(row.get("raw_html"), row.get("encoding"), row["url"] or ""))
+            traced += 1
+        views.append(view)
+    return f"window.reportPages({chunk},{script_json(views)});\n", traced
+
+
 def write_page_views(db: sqlite_utils.Database, directory: Path,
                      options: PageViewOptions) -> tuple[int, int]:
-    """Write every page's view into chunk files in ``directory``; returns (pages, traces)."""
+    """Write every page's view into chunk files in ``directory``; returns (pages, traces).
+
+    With ``jobs`` above 1 chunks are built in worker processes, at most two per worker in
+    flight, so memory stays bounded whatever the number of pages.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob("pages-*.js"):
         stale.unlink()
@@ -135,31 +154,34 @@ def write_page_views(db: sqlite_utils.Database, directory: Path,
     if options.traces == "none":
         columns = columns[:-1]  # no raw HTML needed
     pages = traced = 0
-    executor: Executor | None = None
-    if options.traces != "none" and options.jobs > 1:
-        executor = ProcessPoolExecutor(max_workers=options.jobs)
-    try:
-        for chunk, rows in enumerate(_iter_chunks(db, columns, PAGES_PER_CHUNK)):
-            views = [_view(row) for row in rows]
-            wanted = [i for i, row in enumerate(rows) if _wants_trace(row, options.traces)]
-            arguments = [(rows[i]["raw_html"], rows[i]["encoding"], rows[i]["url"] or "")
-                         for i in wanted]
-            if executor is not None:
-                traces = list(executor.map(page_trace, *zip(*arguments))) if arguments else []
-            else:
-                traces = [page_trace(*args) for args in arguments]
-            for index, trace in zip(wanted, traces, strict=True):
-                views[index].update(trace)
-            traced += len(wanted)
-            pages += len(rows)
-            (directory / chunk_name(chunk)).write_text(
-                f"window.reportPages({chunk},{script_json(views)});\n", encoding="utf-8")
-    finally:
-        if executor is not None:
-            executor.shutdown()
+    chunks = enumerate(_iter_chunks(db, columns, PAGES_PER_CHUNK))
+
+    def write(chunk: int, script: str) -> None:
+        (directory / chunk_name(chunk)).write_text(script, encoding="utf-8")
+
+    if options.jobs <= 1:
+        for chunk, rows in chunks:
+            script, count = chunk_script(chunk, rows, options.traces)
+            write(chunk, script)
+            pages, traced = pages + len(rows), traced + count
+        return pages, traced
+    with ProcessPoolExecutor(max_workers=options.jobs) as executor:
+        pending: deque[tuple[int, int, Future[tuple[str, int]]]] = deque()
+        for chunk, rows in chunks:
+            pending.append((chunk, len(rows),
+                            executor.submit(chunk_script, chunk, rows, options.traces)))
+            while len(pending) > 2 * options.jobs or (pending and pending[0][2].done()):
+                done_chunk, size, future = pending.popleft()
+                script, count = future.result()
+                write(done_chunk, script)
+                pages, traced = pages + size, traced + count
+        for done_chunk, size, future in pending:
+            script, count = future.result()
+            write(done_chunk, script)
+            pages, traced = pages + size, traced + count
     return pages, traced
 
 
 def default_jobs() -> int:
-    """Worker processes for traces: every core."""
+    """Worker processes for the page views: every core."""
     return os.cpu_count() or 1
