@@ -138,6 +138,18 @@ DOMAIN_DEDUP_WHOLE_PAGE = True
 # Where to write the final stats as JSON when the crawl ends (empty: nowhere).
 CRAWL_STATS_PATH = ""
 
+# The MCP server for agents (`crawler mcp`): databases live under MCP_ROOT (the `crawl` tool
+# writes MCP_ROOT/crawls/); a crawl stops at MCP_CRAWL_MAX_PAGES pages and MCP_CRAWL_TIMEOUT
+# seconds (it is killed a minute later if it has not closed); `extract` of a URL reads at most
+# MCP_FETCH_MAX_BYTES within MCP_FETCH_TIMEOUT seconds. Internal addresses (loopback, private,
+# link-local, metadata) are refused unless MCP_ALLOW_INTERNAL_ADDRESSES (`--allow-internal`).
+MCP_ROOT = "output"
+MCP_CRAWL_MAX_PAGES = 500
+MCP_CRAWL_TIMEOUT = 600.0
+MCP_FETCH_TIMEOUT = 30.0
+MCP_FETCH_MAX_BYTES = 10 * 1024 * 1024
+MCP_ALLOW_INTERNAL_ADDRESSES = False
+
 # SQLite database of crawled pages (table `pages`, keyed by URL).
 SQLITE_PATH = "output/crawl.db"
 

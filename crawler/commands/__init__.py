@@ -22,6 +22,7 @@ COMMAND_MODULES: list[str] = [
     "crawler.commands.export",
     "crawler.commands.search",
     "crawler.commands.report",
+    "crawler.commands.mcp",
 ]
 
 
