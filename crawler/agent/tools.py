@@ -263,9 +263,9 @@ def crawl(config: AgentConfig, start: object, max_pages: object = 20,
           render: object = "never") -> dict[str, Any]:
     """A crawl of ``start``'s site bounded by ``max_pages`` and the server's time limit, into a
     new database under the root; returns the crawl summary and the database to query."""
-    start = _guarded(start, config, "start")
     max_pages = _int_in(max_pages, 1, config.crawl_max_pages, "max_pages")
     render = _choice(render, RENDER_MODES, "render")
+    start = _guarded(start, config, "start")  # last: it may resolve the host
     host = urlsplit(start).netloc.lower()
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     crawls_dir = config.crawls_dir.resolve()

@@ -170,7 +170,8 @@ def _with_blocks(row: dict[str, Any]) -> dict[str, Any]:
         blocks = json.loads(row.get("top_blocks") or "[]")
     except ValueError:
         blocks = []
-    return {**row, "top_blocks": [b for b in blocks if isinstance(b, dict)]}
+    return {**row, "top_blocks": [b for b in blocks if isinstance(b, dict)],
+            "stored_blocks": row.get("top_blocks") is not None}
 
 
 def iter_index(db: sqlite_utils.Database) -> Iterator[list[Any]]:

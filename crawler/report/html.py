@@ -138,7 +138,7 @@ def crawls_section(data: ReportData) -> str:
             f'<td class="num">{_num(crawl.count("summary/pages_rendered"))}</td>'
             f'<td>{_reasons(crawl.by_reason("skipped"))}</td>'
             f'<td>{_reasons(crawl.by_reason("errors"))}</td>'
-            f'<td>{summary_html}<details><summary>all stats</summary>'
+            f'<td class="summary">{summary_html}<details><summary>all stats</summary>'
             f'<table class="kv">{all_stats}</table></details></td></tr>')
     return ('<section id="crawls"><h2>Crawls</h2><table><thead><tr><th class="num">#</th>'
             '<th>start</th><th>started</th><th>finished</th><th>took</th><th>close reason</th>'
@@ -193,7 +193,9 @@ def boilerplate_section(data: ReportData) -> str:
             f'{_e(row.get("updated_at"))}.</p>')
         blocks = row.get("top_blocks") or []
         if not blocks:
-            parts.append('<p class="muted">No block texts stored for this domain (analysed '
+            parts.append('<p class="muted">No block is on enough pages to be boilerplate.</p>'
+                         if not row.get("blocks_boilerplate") or row.get("stored_blocks") else
+                         '<p class="muted">No block texts stored for this domain (analysed '
                          'by an older version: run the dedup command again).</p>')
             continue
         body = "".join(
