@@ -25,7 +25,8 @@ from typing import Any, Literal
 import sqlite_utils
 
 from crawler.extraction.output import sanitize_html
-from crawler.storage import PAGES_TABLE, decompress_html, stored_html
+from crawler.decoding import decode_page
+from crawler.storage import PAGES_TABLE, decompress_html
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +75,8 @@ def page_trace(raw_html: bytes | None, encoding: str | None, url: str) -> dict[s
     if not raw_html:
         return {"trace": None, "trace_note": "no raw HTML stored for this page"}
     try:
-        result = extract(stored_html(decompress_html(raw_html), encoding), url, trace=True)
+        html = decode_page(decompress_html(raw_html), encoding)[0]  # as the crawl read it
+        result = extract(html, url, trace=True)
     except Exception as exc:  # noqa: BLE001 - one broken page must not stop the report
         return {"trace": None, "trace_note": f"extraction failed: {type(exc).__name__}: {exc}"}
     return {"trace": json.loads(json.dumps(result.trace, default=str)),
