@@ -142,13 +142,13 @@ CRAWL_STATS_PATH = ""
 # writes MCP_ROOT/crawls/); a crawl stops at MCP_CRAWL_MAX_PAGES pages and MCP_CRAWL_TIMEOUT
 # seconds (it is killed a minute later if it has not closed); `extract` of a URL reads at most
 # MCP_FETCH_MAX_BYTES within MCP_FETCH_TIMEOUT seconds. Internal addresses (loopback, private,
-# link-local, metadata) are refused unless MCP_ALLOW_INTERNAL_ADDRESSES (`--allow-internal`).
+# link-local, metadata) are refused except for the hosts in MCP_ALLOWED_HOSTS (`--allow-host`).
 MCP_ROOT = "output"
 MCP_CRAWL_MAX_PAGES = 500
 MCP_CRAWL_TIMEOUT = 600.0
 MCP_FETCH_TIMEOUT = 30.0
 MCP_FETCH_MAX_BYTES = 10 * 1024 * 1024
-MCP_ALLOW_INTERNAL_ADDRESSES = False
+MCP_ALLOWED_HOSTS: tuple[str, ...] = ()
 
 # SQLite database of crawled pages (table `pages`, keyed by URL).
 SQLITE_PATH = "output/crawl.db"

@@ -93,6 +93,9 @@ def test_tools_over_stdio_on_a_local_site(site: str, tmp_path: Path) -> None:
         as_json = await call(session, "extract", url_or_html=ARTICLE, format="json")
         assert as_json["page"]["title"] == "Tides of the northern harbour"
 
+        # only the named host is exempt: other internal addresses stay refused
+        assert "internal address" in await refused(session, "extract",
+                                                   url_or_html="http://169.254.169.254/")
         summary = await call(session, "crawl", start=site + "/", max_pages=PAGES)
         seen["summary"] = summary
         db = summary["db"]
@@ -116,7 +119,7 @@ def test_tools_over_stdio_on_a_local_site(site: str, tmp_path: Path) -> None:
         assert STATION_NOTE not in cleaned["content"]
         assert cleaned["content"].startswith("# Survey 3:")
 
-    over_stdio(tmp_path / "root", body, "--allow-internal")
+    over_stdio(tmp_path / "root", body, "--allow-host", "127.0.0.1")
     summary = seen["summary"]
     db_path = tmp_path / "root" / summary["db"]
     import sqlite3
@@ -183,7 +186,7 @@ def free_port() -> int:
 
 def test_streamable_http_transport(site: str, tmp_path: Path) -> None:
     port = free_port()
-    process = subprocess.Popen([sys.executable, *server_args(tmp_path, "--allow-internal",
+    process = subprocess.Popen([sys.executable, *server_args(tmp_path, "--allow-host", "127.0.0.1",
                                                              "--http", str(port))],
                                cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
@@ -215,3 +218,30 @@ def test_streamable_http_transport(site: str, tmp_path: Path) -> None:
     assert results["page"]["title"].startswith("Survey 5:")
     assert "must use http or https" in results["refused"]
     assert json.dumps(results["page"])  # structured content is plain JSON
+
+
+@pytest.mark.parametrize(("url", "allowed", "problem"), [
+    ("http://127.0.0.1:8000/a", {"127.0.0.1"}, None),
+    ("https://[::1]/", {"::1"}, None),
+    ("http://127.0.0.1:8000/a", set(), "internal address"),
+    ("http://10.0.0.8/", {"127.0.0.1"}, "internal address"),
+    ("http://169.254.169.254/latest/", {"127.0.0.1"}, "internal address"),
+    ("http://[::ffff:127.0.0.1]/", set(), "internal address"),
+    ("http://100.64.0.1/", set(), "internal address"),
+    ("http://8.8.8.8/", set(), None),  # a public literal: no lookup, no connection
+    ("HTTP://8.8.8.8/", set(), None),
+    ("file:///etc/passwd", {"127.0.0.1"}, "must use http or https"),
+    ("data:text/html,<p>x</p>", set(), "must use http or https"),
+    ("http:///nohost", set(), "has no host"),
+    ("http://8.8.8.8:99999/", set(), "not a valid URL"),
+    ("http://8.8.8.8/" + "a" * 2100, set(), "longer than"),
+    ("", set(), "must be an http"),
+])
+def test_url_guard(url: str, allowed: set[str], problem: str | None) -> None:
+    from crawler.agent.guard import GuardError, check_url
+
+    if problem is None:
+        assert check_url(url, allowed_hosts=frozenset(allowed)) == url
+    else:
+        with pytest.raises(GuardError, match=problem):
+            check_url(url, allowed_hosts=frozenset(allowed))

@@ -2,7 +2,7 @@
 
 An agent is an untrusted caller: every crawl is bounded in pages and time, every fetch in bytes
 and time, databases are read only under one root folder, and internal addresses are refused
-unless the operator allows them when starting the server.
+unless the operator names the host when starting the server.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ class AgentConfig:
     """Where the tools keep crawl databases, and how far a caller may go."""
 
     root: Path
-    allow_internal: bool = defaults.MCP_ALLOW_INTERNAL_ADDRESSES
+    #: Hosts exempt from the internal-address guard (a local test site: ``127.0.0.1``).
+    allowed_hosts: frozenset[str] = frozenset(defaults.MCP_ALLOWED_HOSTS)
     crawl_max_pages: int = defaults.MCP_CRAWL_MAX_PAGES
     crawl_timeout: float = defaults.MCP_CRAWL_TIMEOUT
     fetch_timeout: float = defaults.MCP_FETCH_TIMEOUT

@@ -36,21 +36,22 @@ class _GuardedRedirects(urllib.request.HTTPRedirectHandler):
 
     max_redirections = 10
 
-    def __init__(self, allow_internal: bool) -> None:
-        self.allow_internal = allow_internal
+    def __init__(self, allowed_hosts: frozenset[str]) -> None:
+        self.allowed_hosts = allowed_hosts
 
     def redirect_request(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
                          headers: Message, newurl: str) -> urllib.request.Request | None:
         try:
-            check_url(newurl, allow_internal=self.allow_internal, name="a redirect")
+            check_url(newurl, allowed_hosts=self.allowed_hosts, name="a redirect")
         except GuardError as exc:
             raise FetchError(f"{req.full_url} redirects to {newurl}: {exc}") from exc
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-def fetch_page(url: str, *, allow_internal: bool, timeout: float, max_bytes: int) -> FetchedPage:
+def fetch_page(url: str, *, allowed_hosts: frozenset[str], timeout: float,
+               max_bytes: int) -> FetchedPage:
     """GET ``url`` (already checked) and return its body, or raise :class:`FetchError`."""
-    opener = urllib.request.build_opener(_GuardedRedirects(allow_internal))
+    opener = urllib.request.build_opener(_GuardedRedirects(allowed_hosts))
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT,
                                                    "Accept": "text/html,*/*;q=0.5"})
     try:

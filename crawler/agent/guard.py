@@ -2,7 +2,8 @@
 
 The rules are the crawl's own (``crawler.middlewares.internal_addresses``): a host that is, or
 resolves to, a loopback, private, link-local, reserved or metadata address is refused unless
-the server was started with internal addresses allowed.
+the server was started with that host allowed (``--allow-host``), as a crawl exempts its
+start host. Link-local and metadata addresses stay refused for every other host.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ class GuardError(ValueError):
     """The URL may not be used; the message is one sentence for the caller."""
 
 
-def check_url(url: object, *, allow_internal: bool, name: str = "url") -> str:
-    """``url`` stripped, when it is an http(s) URL of a public host; else :class:`GuardError`."""
+def check_url(url: object, *, allowed_hosts: frozenset[str] = frozenset(),
+              name: str = "url") -> str:
+    """``url`` stripped, when it is an http(s) URL of a public host or of one of
+    ``allowed_hosts`` (exempt like a crawl's start host); else :class:`GuardError`."""
     if not isinstance(url, str) or not url.strip():
         raise GuardError(f"{name} must be an http:// or https:// URL, got {url!r}.")
     url = url.strip()
@@ -38,7 +41,7 @@ def check_url(url: object, *, allow_internal: bool, name: str = "url") -> str:
         raise GuardError(f"{name} has no host.")
     if any(ch.isspace() for ch in url) or (port is not None and not 0 < port < 65536):
         raise GuardError(f"{name} is not a valid URL.")
-    if allow_internal:
+    if host in allowed_hosts or host.strip("[]") in allowed_hosts:
         return url
     literal = literal_address(host)
     try:
@@ -48,7 +51,7 @@ def check_url(url: object, *, allow_internal: bool, name: str = "url") -> str:
     internal = [a for a in addresses if is_internal(a)]
     if internal:
         raise GuardError(f"{host} is an internal address ({internal[0]}); the server refuses "
-                         f"internal addresses unless started with --allow-internal.")
+                         f"internal addresses unless the host is named with --allow-host.")
     return url
 
 

@@ -63,7 +63,7 @@ def _int_in(value: object, low: int, high: int, name: str) -> int:
 
 def _guarded(url: object, config: AgentConfig, name: str) -> str:
     try:
-        return check_url(url, allow_internal=config.allow_internal, name=name)
+        return check_url(url, allowed_hosts=config.allowed_hosts, name=name)
     except GuardError as exc:
         raise ToolInputError(str(exc)) from exc
 
@@ -94,7 +94,7 @@ def extract(config: AgentConfig, url_or_html: object, fmt: object = "markdown") 
             "<" not in text and " " not in text and "." in text):
         url = _guarded(text, config, "url_or_html")
         try:
-            page = fetch_page(url, allow_internal=config.allow_internal,
+            page = fetch_page(url, allowed_hosts=config.allowed_hosts,
                               timeout=config.fetch_timeout, max_bytes=config.fetch_max_bytes)
         except FetchError as exc:
             raise ToolInputError(str(exc)) from exc

@@ -21,10 +21,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--root", type=Path, default=Path(defaults.MCP_ROOT), metavar="DIR",
                         help="folder of the databases the tools may read; crawls are written to "
                              "DIR/crawls/ (default: %(default)s)")
-    parser.add_argument("--allow-internal", action="store_true",
-                        default=defaults.MCP_ALLOW_INTERNAL_ADDRESSES,
-                        help="let URLs reach loopback, private and link-local addresses "
-                             "(a local test site); refused by default")
+    parser.add_argument("--allow-host", action="append", default=list(defaults.MCP_ALLOWED_HOSTS),
+                        metavar="HOST", help="let URLs of this host reach an internal address "
+                                             "(a local site: 127.0.0.1); repeatable; internal "
+                                             "addresses are refused by default")
     parser.add_argument("--max-pages", type=int, default=defaults.MCP_CRAWL_MAX_PAGES,
                         metavar="N", help="most pages a crawl may ask for (default: %(default)s)")
     parser.add_argument("--crawl-timeout", type=float, default=defaults.MCP_CRAWL_TIMEOUT,
@@ -45,7 +45,8 @@ def run_mcp(args: argparse.Namespace) -> int:
         print(f"error: --http must be a port from 1 to 65535, got {args.http}.", file=sys.stderr)
         return 2
     try:
-        config = AgentConfig(root=args.root.resolve(), allow_internal=args.allow_internal,
+        config = AgentConfig(root=args.root.resolve(),
+                             allowed_hosts=frozenset(h.lower() for h in args.allow_host),
                              crawl_max_pages=args.max_pages, crawl_timeout=args.crawl_timeout,
                              fetch_timeout=args.fetch_timeout,
                              fetch_max_bytes=args.fetch_max_bytes)
