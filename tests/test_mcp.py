@@ -108,6 +108,14 @@ def test_tools_over_stdio_on_a_local_site(site: str, tmp_path: Path) -> None:
         assert full["page"]["url"] == f"{site}/notes/0/page-3.html"  # found by canonical URL
         assert isinstance(full["page"]["quality_reasons"], list) and "raw_html" not in full["page"]
 
+        found = await call(session, "search", db=db, query="Survey 3", limit=3)
+        assert found["hits"][0]["url"] == f"{site}/notes/0/page-3.html"
+        assert "[Survey]" in found["hits"][0]["snippet"] and len(found["hits"]) <= 3
+        nothing = await call(session, "search", db=db, query="zzzqqqxx")
+        assert nothing["hits"] == []
+        assert "limit must be" in await refused(session, "search", db=db, query="x", limit=0)
+        assert "no words" in await refused(session, "search", db=db, query="!!")
+
         domain = site.removeprefix("http://")
         boilerplate = await call(session, "analyze_boilerplate", db=db, domain=domain,
                                  threshold_pct=0.5, min_pages=3)
@@ -154,6 +162,8 @@ BAD_CALLS = [
     ("get_page", {"db": "not-sqlite.db", "url": "https://example.org/"}, "not a readable SQLite"),
     ("get_page", {"db": "empty.db", "url": "https://example.org/"}, "no pages table"),
     ("analyze_boilerplate", {"db": "none.db", "domain": "x"}, "no crawl database at"),
+    ("search", {"db": "none.db", "query": "tide"}, "no crawl database at"),
+    ("search", {"db": "empty.db", "query": "tide"}, "no pages table"),
 ]
 
 

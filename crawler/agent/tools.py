@@ -202,7 +202,7 @@ def search(config: AgentConfig, db: object, query: object, domain: object = None
         raise ToolInputError(str(exc)) from exc
     return {"query": query, "hits": [
         {"url": h.url, "title": h.title, "domain": h.domain, "snippet": h.snippet,
-         "score": round(h.score, 4), "quality_score": h.quality_score, "page_type": h.page_type}
+         "score": h.score, "quality_score": h.quality_score, "page_type": h.page_type}
         for h in hits]}
 
 
