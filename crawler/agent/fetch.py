@@ -12,11 +12,9 @@ from dataclasses import dataclass
 from email.message import Message
 from typing import IO
 
-from crawler import __version__
 from crawler.agent.guard import GuardError, check_url
 from crawler.middlewares.body_checks import CLAIMS_HTML, binary_kind
-
-USER_AGENT = f"crawler-extract/{__version__} (+Scrapy content-extraction crawler)"
+from crawler.settings import USER_AGENT
 
 
 class FetchError(ValueError):
