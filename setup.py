@@ -45,7 +45,8 @@ setup(
     description="A Scrapy crawler that fetches a domain and extracts each page's main content.",
     packages=find_packages(include=["crawler", "crawler.*"]) + list(RULES),
     package_dir=RULES,
-    package_data={name: ["*"] for name in RULES},
+    # the report's inlined style and script are files of crawler.report
+    package_data={**{name: ["*"] for name in RULES}, "crawler.report": ["assets/*"]},
     python_requires=">=3.11",
     entry_points={"scrapy": ["settings = crawler.settings"]},
     zip_safe=True,
