@@ -211,6 +211,7 @@ def analyze_boilerplate(config: AgentConfig, db: object, domain: object,
     """Run the domain boilerplate analysis on one domain of a database and say what it found
     (writes ``cleaned_content`` and the fingerprint, as the ``dedup`` command does)."""
     from crawler.dedup.config import DedupConfig, DedupConfigError
+    from crawler.database_identity import DatabaseRefused
     from crawler.dedup.store import dedup_domain
     from crawler.storage import domains, open_database
 
@@ -223,7 +224,10 @@ def analyze_boilerplate(config: AgentConfig, db: object, domain: object,
             min_block_chars=defaults.min_block_chars)
     except DedupConfigError as exc:
         raise ToolInputError(str(exc)) from exc
-    database = open_database(path)
+    try:
+        database = open_database(path, create=False)
+    except DatabaseRefused as exc:
+        raise ToolInputError(str(exc)) from exc
     try:
         known = domains(database)
         if domain not in known:

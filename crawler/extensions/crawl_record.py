@@ -19,6 +19,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
 from crawler.crawls import record_crawl
+from crawler.database_identity import DatabaseRefused
 from crawler.storage import open_database
 
 logger = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class CrawlRecordExtension:
         finished = stats.get("finish_time") or datetime.now(UTC)
         try:
             db = open_database(self.config.path)
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, DatabaseRefused) as exc:
             logger.error("Could not record the crawl in %s: %s", self.config.path, exc)
             self.crawler.stats.inc_value("crawl_record/error")
             return
