@@ -151,3 +151,19 @@ def test_crawled_markdown_is_safe_in_the_database_and_the_feed(tmp_path: Path,
     assert "<script>alert(1)</script>" in html_lib.unescape(
         lxml.html.fromstring(RENDERER.render(stored[0])).text_content())
     json.dumps(fed[0])
+
+
+def test_comments_markdown_is_as_safe_as_the_content() -> None:
+    comments = "".join(
+        f'<li class="comment"><article class="comment-body"><footer><b>reader{n}</b> on '
+        f"2024-01-0{n + 1}</footer><p>{payload} &lt;img src=x onerror=alert({n})&gt; "
+        f"Comment {n} text. {pages.FILLER[:120]}</p></article></li>"
+        for n, payload in enumerate(pages.xss_payloads()[:8]))
+    html = (f"<html><body><article><h1>Story</h1><p>{pages.FILLER}</p><p>{pages.FILLER}</p>"
+            f'</article><section id="comments" class="comments"><h2>Comments</h2>'
+            f'<ol class="comment-list">{comments}</ol></section></body></html>')
+    result = extract(html, BASE)
+    assert "Comment 7 text." in result.comments_markdown  # the comments are there, apart
+    assert markdown_problems(result.comments_markdown) == []
+    shown = lxml.html.fromstring(RENDERER.render(result.comments_markdown)).text_content()
+    assert "<img src=x onerror=alert(3)>" in shown
