@@ -1,6 +1,6 @@
-# Two commands: `make crawl START=https://site.example/` and `make test`.
-# Each installs what it needs (Debian packages when missing, a virtualenv with the pinned
-# requirements) and can be run again.
+# Two commands: `make crawl START=https://site.example/` and `make test`; `make setup` installs
+# without running anything. Each installs what it needs (Debian packages when missing, a
+# virtualenv with the pinned requirements) and can be run again.
 
 VENV ?= .venv
 PYTHON ?= python3
@@ -11,9 +11,16 @@ SYSTEM_PACKAGES ?= chromium redis-server
 
 .PHONY: crawl test demo setup system-deps clean
 
-crawl: setup
-	@if [ -z "$(START)" ]; then echo "usage: make crawl START=https://site.example/ [ARGS='-a max_pages=100 -a render=never']"; exit 2; fi
-	$(VENV)/bin/scrapy crawl domain -a start=$(START) $(ARGS)
+# The start URL reaches the shell through the environment, as typed (never expanded by make nor
+# pasted into the command line), so a URL with `&`, `;`, `$` or quotes arrives intact; the usage
+# is printed before anything is installed.
+CRAWL_START := $(value START)
+export CRAWL_START
+
+crawl:
+	@if [ -z "$$CRAWL_START" ]; then echo "usage: make crawl START=https://site.example/ [ARGS='-a max_pages=100 -a render=never']"; exit 2; fi
+	@$(MAKE) --no-print-directory setup
+	$(VENV)/bin/scrapy crawl domain -a start="$$CRAWL_START" $(ARGS)
 
 test: setup
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)

@@ -1,28 +1,19 @@
-"""Packaging of the crawler project; ``scrapyd-deploy`` builds the Scrapyd egg from this file.
+"""Packages and package data of the crawler project (the metadata is in ``pyproject.toml``);
+``scrapyd-deploy`` builds the Scrapyd egg from this file.
 
-``site_rules/`` (framework and domain rules, data only) ships inside the egg as package data of
-``crawler``, at ``crawler/site_rules/``, so a deployed spider reads its rules from the egg with
+``site_rules/`` (framework and domain rules, data only) ships inside the package at
+``crawler/site_rules/``, so an installed or deployed crawler reads its rules with
 ``importlib.resources.files("crawler") / "site_rules"``; a checkout keeps them at the root.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from setuptools import find_packages, setup
 
 ROOT = Path(__file__).resolve().parent
 RULES_DIR = "site_rules"
-
-
-def project_version() -> str:
-    """The version declared in ``crawler/__init__.py`` (single source of truth)."""
-    text = (ROOT / "crawler" / "__init__.py").read_text(encoding="utf-8")
-    match = re.search(r'^__version__\s*=\s*["\']([^"\']+)["\']', text, re.MULTILINE)
-    if not match:
-        raise RuntimeError("crawler/__init__.py declares no __version__")
-    return match.group(1)
 
 
 def rules_packages() -> dict[str, str]:
@@ -40,14 +31,10 @@ def rules_packages() -> dict[str, str]:
 RULES = rules_packages()
 
 setup(
-    name="crawler-extract",
-    version=project_version(),
-    description="A Scrapy crawler that fetches a domain and extracts each page's main content.",
     packages=find_packages(include=["crawler", "crawler.*"]) + list(RULES),
     package_dir=RULES,
     # the report's inlined style and script are files of crawler.report
-    package_data={**{name: ["*"] for name in RULES}, "crawler.report": ["assets/*"]},
-    python_requires=">=3.11",
-    entry_points={"scrapy": ["settings = crawler.settings"]},
+    package_data={"crawler": ["py.typed"], "crawler.report": ["assets/*"],
+                  **{name: ["*"] for name in RULES}},
     zip_safe=True,
 )

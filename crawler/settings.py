@@ -55,6 +55,11 @@ EXTENSIONS = {
     # One row per crawl in the database's `crawls` table: times, close reason, final stats.
     "crawler.extensions.crawl_record.CrawlRecordExtension": 990,
 }
+CONTENT_TYPE_FILTER_ENABLED = True
+# Content-Type values kept (anything else is stopped once its headers arrive).
+CONTENT_TYPE_FILTER_ALLOWED = ["text/html", "application/xhtml+xml"]
+# A crawl restarted on a JOBDIR that a killed run left unclean starts again from its start URLs.
+RESUME_GUARD_ENABLED = True
 # Once the crawl has started, objects loaded at start-up are frozen (cheaper older collections)
 # and the young generation is collected every this many allocations; 0: Python's collector as is.
 # Larger values save collector CPU but let responses and trees in reference cycles pile up.
@@ -88,9 +93,17 @@ COOKIES_MAX_HOST_BYTES = 8192
 COOKIES_MAX_SIZE = 4096
 # True lets links and redirects reach loopback/private/link-local/metadata addresses.
 ALLOW_INTERNAL_ADDRESSES = False
+# Each guard can be turned off: empty and binary bodies, charset detection, broken gzip/deflate.
+BODY_CHECK_EMPTY = True
+BODY_CHECK_BINARY = True
+CHARSET_DETECTION = True
+CONTENT_CODING_CHECK = True
 RETRY_BACKOFF_BASE = 1.0
 RETRY_BACKOFF_MAX = 60.0
 RETRY_AFTER_MAX = 120.0
+TRAP_RULES_ENABLED = True
+# Session ids (PHPSESSID=, ;jsessionid=, sid=...) stripped from followed links and stored URLs.
+TRAP_STRIP_SESSION_IDS = True
 TRAP_MAX_SEGMENT_REPEATS = 3
 TRAP_MAX_PATTERN_DEPTH = 30
 # Optional cap on distinct URLs per URL pattern (0: off; numeric-id sites have huge patterns).
@@ -114,6 +127,9 @@ ADDONS = {
     "crawler.distributed.addon.RedisFrontier": 0,
 }
 REDIS_URL = None
+# Redis keys of the shared frontier (%(spider)s is the spider's name): scrapy-redis's defaults.
+SCHEDULER_QUEUE_KEY = "%(spider)s:requests"
+SCHEDULER_DUPEFILTER_KEY = "%(spider)s:dupefilter"
 # Seconds an idle worker waits for the shared frontier to refill before it closes.
 REDIS_IDLE_TIMEOUT = 30.0
 
@@ -123,6 +139,12 @@ ITEM_PIPELINES = {
     "crawler.pipelines.storage.SQLitePipeline": 500,
     "crawler.pipelines.dedup.DomainDedupPipeline": 600,
 }
+
+# Quality gate (QualityGatePipeline): "flag" keeps every page and sets quality_flagged below
+# the minimum score, "drop" drops those pages.
+QUALITY_GATE_ENABLED = True
+QUALITY_GATE_POLICY = "flag"
+QUALITY_GATE_MIN_SCORE = 0.5
 
 # Domain boilerplate (DomainDedupPipeline): when the spider closes, blocks found on at least
 # max(MIN_PAGES, THRESHOLD_PCT x pages) of a domain's stored pages are dropped from
@@ -165,6 +187,8 @@ FEED_EXPORT_ENCODING = "utf-8"
 CHROMIUM_PATH = os.environ.get("CRAWLER_CHROMIUM_PATH", "/usr/bin/chromium")
 RENDER_WAIT_UNTIL = "networkidle"
 RENDER_TIMEOUT_MS = 30000
+# Extra options of the browser launch (the executable path is added from CHROMIUM_PATH).
+PLAYWRIGHT_LAUNCH_OPTIONS: dict = {}
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_MAX_CONTEXTS = 1
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4

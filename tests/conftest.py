@@ -228,3 +228,17 @@ def crawled_docs_site(tmp_path_factory: pytest.TempPathFactory) -> CrawlResult:
         crawl = run_crawl(server.url("/"), workdir, spider_args={"render": "never"})
     assert crawl.returncode == 0, crawl.log[-3000:]
     return crawl
+
+
+def project_settings(**overrides: Any) -> dict[str, Any]:
+    """The project's own settings (those Scrapy does not define) with ``overrides``: what a
+    component built alone with ``get_crawler(settings_dict=...)`` reads in a real crawl, since
+    their defaults live in ``crawler/settings.py`` only."""
+    from scrapy.settings import default_settings
+
+    from crawler import settings as module
+
+    values = {name: value for name, value in vars(module).items()
+              if name.isupper() and not hasattr(default_settings, name)}
+    values.update(overrides)
+    return values

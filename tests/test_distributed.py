@@ -188,9 +188,11 @@ def test_a_url_seen_by_one_worker_is_seen_by_every_worker_under_any_spelling(
 
     from crawler.distributed.dupefilter import CanonicalRedisDupeFilter
     from crawler.spiders.domain import DomainSpider
+    from tests.conftest import project_settings
 
-    settings = {"REDIS_URL": redis_server.url,
-                "REQUEST_FINGERPRINTER_CLASS": "crawler.fingerprint.CanonicalRequestFingerprinter"}
+    settings = project_settings(
+        REDIS_URL=redis_server.url,
+        REQUEST_FINGERPRINTER_CLASS="crawler.fingerprint.CanonicalRequestFingerprinter")
     workers = []
     for _ in range(2):
         crawler = get_crawler(DomainSpider, settings)

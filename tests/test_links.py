@@ -12,6 +12,7 @@ from scrapy.utils.test import get_crawler
 from crawler.fingerprint import CANONICAL_URL_META, CanonicalRequestFingerprinter
 from crawler.links import anchor_links, page_relation_links
 from crawler.spiders.domain import DomainSpider
+from tests.conftest import project_settings
 
 PAGE = "https://docs.example.com/guide/page.html"
 
@@ -50,7 +51,7 @@ def test_page_relation_links() -> None:
 
 
 def _spider() -> DomainSpider:
-    crawler = get_crawler(DomainSpider, {"ROBOTSTXT_OBEY": False})
+    crawler = get_crawler(DomainSpider, project_settings(ROBOTSTXT_OBEY=False))
     return DomainSpider.from_crawler(crawler, start="https://docs.example.com/",
                                      render="never")
 

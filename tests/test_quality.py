@@ -7,10 +7,11 @@ import pytest
 from scrapy.exceptions import CloseSpider, DropItem, NotConfigured
 from scrapy.utils.test import get_crawler
 
-from crawler import settings as project_settings
+from crawler import settings as project_settings_module
 from crawler.extraction.quality import assess_quality
 from crawler.items import PageItem
 from crawler.pipelines.quality import QualityGateConfig, QualityGateConfigError, QualityGatePipeline
+from tests.conftest import project_settings
 
 PARAGRAPH = "This paragraph explains one idea in plain words, with enough detail to be useful. " * 2
 ARTICLE = lxml.html.fromstring("<article>" + f"<p>{PARAGRAPH}</p>" * 12 + "</article>")
@@ -86,7 +87,7 @@ def _item(score: float | None, reasons: list[str] | None = None) -> PageItem:
 
 
 def _pipeline(**settings) -> QualityGatePipeline:
-    pipeline = QualityGatePipeline.from_crawler(get_crawler(settings_dict=settings))
+    pipeline = QualityGatePipeline.from_crawler(get_crawler(settings_dict=project_settings(**settings)))
     pipeline.open_spider()
     return pipeline
 
@@ -120,7 +121,7 @@ def test_drop_policy_drops_pages_below_the_threshold_with_the_reasons() -> None:
     ({"QUALITY_GATE_MIN_SCORE": 1.5}, "QUALITY_GATE_MIN_SCORE must be between 0 and 1"),
 ])
 def test_invalid_settings_stop_the_crawl_with_a_sentence(settings, message) -> None:
-    pipeline = QualityGatePipeline.from_crawler(get_crawler(settings_dict=settings))
+    pipeline = QualityGatePipeline.from_crawler(get_crawler(settings_dict=project_settings(**settings)))
     with pytest.raises(CloseSpider):
         pipeline.open_spider()
     assert pipeline.stats.get_value("crawl/startup_error").startswith(message)
@@ -134,11 +135,12 @@ def test_config_accepts_setting_strings() -> None:
 
 def test_disabled_gate_is_not_configured() -> None:
     with pytest.raises(NotConfigured):
-        QualityGatePipeline.from_crawler(get_crawler(settings_dict={"QUALITY_GATE_ENABLED": "false"}))
+        QualityGatePipeline.from_crawler(get_crawler(
+            settings_dict=project_settings(QUALITY_GATE_ENABLED="false")))
 
 
 def test_gate_runs_between_extraction_and_storage() -> None:
-    order = sorted(project_settings.ITEM_PIPELINES, key=project_settings.ITEM_PIPELINES.get)
+    order = sorted(project_settings_module.ITEM_PIPELINES, key=project_settings_module.ITEM_PIPELINES.get)
     gate = order.index("crawler.pipelines.quality.QualityGatePipeline")
     assert order[gate - 1] == "crawler.pipelines.extraction.ExtractionPipeline"
-    assert project_settings.ITEM_PIPELINES["crawler.pipelines.quality.QualityGatePipeline"] == 400
+    assert project_settings_module.ITEM_PIPELINES["crawler.pipelines.quality.QualityGatePipeline"] == 400

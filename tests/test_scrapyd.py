@@ -25,7 +25,7 @@ from tests.redis_server import free_port
 SITE = "mkdocs-material-starlette-injected"
 PROJECT = "crawler"
 #: What the deploy needs from a checkout (copied, so building the egg leaves the checkout clean).
-PROJECT_FILES = ("scrapy.cfg", "setup.py", "crawler", "site_rules")
+PROJECT_FILES = ("scrapy.cfg", "setup.py", "pyproject.toml", "README.md", "crawler", "site_rules")
 
 
 @dataclass
@@ -127,7 +127,7 @@ def test_a_deployed_project_crawls_a_site_scheduled_over_the_http_api(
 
     deployed = deploy(scrapyd, tmp_path)
     assert deployed.returncode == 0, deployed.stdout + deployed.stderr
-    assert json.loads(deployed.stdout)["status"] == "ok"
+    assert json.loads(deployed.stdout)["status"] == "ok", deployed.stdout[-3000:]
     assert scrapyd.get("listspiders.json", project=PROJECT)["spiders"] == ["domain"]
 
     database = tmp_path / "crawls" / "job-1.db"

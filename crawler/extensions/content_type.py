@@ -41,10 +41,10 @@ class ContentTypeFilter:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentTypeFilter:
         """Read settings once; ``CONTENT_TYPE_FILTER_ENABLED = False`` turns the filter off."""
-        if not crawler.settings.getbool("CONTENT_TYPE_FILTER_ENABLED", True):
+        if not crawler.settings.getbool("CONTENT_TYPE_FILTER_ENABLED"):
             raise NotConfigured
         types = tuple(t.lower() for t in crawler.settings.getlist(
-            "CONTENT_TYPE_FILTER_ALLOWED", list(HTML_TYPES)))
+            "CONTENT_TYPE_FILTER_ALLOWED"))
         extension = cls(crawler, ContentTypeFilterConfig(allowed_types=types))
         crawler.signals.connect(extension.headers_received, signal=signals.headers_received)
         return extension

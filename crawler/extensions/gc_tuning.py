@@ -10,7 +10,7 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
-from crawler.gc_tuning import YOUNG_THRESHOLD, relax_garbage_collection
+from crawler.gc_tuning import relax_garbage_collection
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ class GarbageCollectionTuning:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> GarbageCollectionTuning:
         """Read ``GC_YOUNG_THRESHOLD`` (0 leaves Python's collector as it is)."""
-        young_threshold = crawler.settings.getint("GC_YOUNG_THRESHOLD", YOUNG_THRESHOLD)
+        young_threshold = crawler.settings.getint("GC_YOUNG_THRESHOLD")
         if young_threshold <= 0:
             raise NotConfigured
         extension = cls(crawler, young_threshold)

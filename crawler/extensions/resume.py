@@ -39,7 +39,7 @@ class ResumeGuard:
     def from_crawler(cls, crawler: Crawler) -> ResumeGuard:
         """Check the JOBDIR now, before the scheduler opens it; NotConfigured without JOBDIR."""
         path = job_dir(crawler.settings)
-        if not path or not crawler.settings.getbool("RESUME_GUARD_ENABLED", True):
+        if not path or not crawler.settings.getbool("RESUME_GUARD_ENABLED"):
             raise NotConfigured  # no message: Scrapy would log it as a warning on every crawl
         extension = cls(crawler, Path(path))
         extension.prepare()

@@ -71,8 +71,8 @@ class BodyCheckConfig:
     @classmethod
     def from_settings(cls, settings) -> BodyCheckConfig:  # noqa: ANN001 - Scrapy Settings
         """Read BODY_CHECK_EMPTY and BODY_CHECK_BINARY."""
-        return cls(drop_empty=settings.getbool("BODY_CHECK_EMPTY", True),
-                   drop_binary=settings.getbool("BODY_CHECK_BINARY", True))
+        return cls(drop_empty=settings.getbool("BODY_CHECK_EMPTY"),
+                   drop_binary=settings.getbool("BODY_CHECK_BINARY"))
 
 
 class BodyCheckMiddleware:

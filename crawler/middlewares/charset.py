@@ -35,7 +35,7 @@ class CharsetMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CharsetMiddleware:
         """Build; NotConfigured when CHARSET_DETECTION is off."""
-        if not crawler.settings.getbool("CHARSET_DETECTION", True):
+        if not crawler.settings.getbool("CHARSET_DETECTION"):
             raise NotConfigured("CHARSET_DETECTION is off")
         return cls(crawler)
 

@@ -93,8 +93,8 @@ class ContentCodingCheckMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentCodingCheckMiddleware:
         """Build; NotConfigured when COMPRESSION_ENABLED or CONTENT_CODING_CHECK is off."""
-        if not (crawler.settings.getbool("COMPRESSION_ENABLED", True)
-                and crawler.settings.getbool("CONTENT_CODING_CHECK", True)):
+        if not (crawler.settings.getbool("COMPRESSION_ENABLED")
+                and crawler.settings.getbool("CONTENT_CODING_CHECK")):
             raise NotConfigured("no decompression to guard")
         return cls(crawler)
 

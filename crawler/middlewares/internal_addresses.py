@@ -70,7 +70,7 @@ class InternalAddressConfig:
     @classmethod
     def from_settings(cls, settings) -> InternalAddressConfig:  # noqa: ANN001 - Scrapy Settings
         """Read ``ALLOW_INTERNAL_ADDRESSES``."""
-        return cls(allow_internal=settings.getbool("ALLOW_INTERNAL_ADDRESSES", False))
+        return cls(allow_internal=settings.getbool("ALLOW_INTERNAL_ADDRESSES"))
 
 
 class InternalAddressMiddleware:

@@ -59,9 +59,9 @@ class BackoffConfig:
     @classmethod
     def from_settings(cls, settings) -> BackoffConfig:  # noqa: ANN001 - Scrapy Settings
         """Read and validate RETRY_BACKOFF_BASE, RETRY_BACKOFF_MAX and RETRY_AFTER_MAX."""
-        config = cls(base=settings.getfloat("RETRY_BACKOFF_BASE", 1.0),
-                     maximum=settings.getfloat("RETRY_BACKOFF_MAX", 60.0),
-                     retry_after_max=settings.getfloat("RETRY_AFTER_MAX", 120.0))
+        config = cls(base=settings.getfloat("RETRY_BACKOFF_BASE"),
+                     maximum=settings.getfloat("RETRY_BACKOFF_MAX"),
+                     retry_after_max=settings.getfloat("RETRY_AFTER_MAX"))
         if config.base < 0 or config.maximum < 0 or config.retry_after_max < 0:
             raise ValueError("RETRY_BACKOFF_BASE, RETRY_BACKOFF_MAX and RETRY_AFTER_MAX "
                              "must be >= 0")

@@ -87,10 +87,10 @@ class TrapConfig:
     def from_settings(cls, settings) -> TrapConfig:  # noqa: ANN001 - Scrapy Settings
         """Read and validate the TRAP_* settings."""
         config = cls(
-            max_segment_repeats=settings.getint("TRAP_MAX_SEGMENT_REPEATS", 3),
-            max_pattern_depth=settings.getint("TRAP_MAX_PATTERN_DEPTH", 30),
-            max_per_pattern=settings.getint("TRAP_MAX_PER_PATTERN", 0),
-            strip_session_ids=settings.getbool("TRAP_STRIP_SESSION_IDS", True),
+            max_segment_repeats=settings.getint("TRAP_MAX_SEGMENT_REPEATS"),
+            max_pattern_depth=settings.getint("TRAP_MAX_PATTERN_DEPTH"),
+            max_per_pattern=settings.getint("TRAP_MAX_PER_PATTERN"),
+            strip_session_ids=settings.getbool("TRAP_STRIP_SESSION_IDS"),
         )
         for name in ("max_segment_repeats", "max_pattern_depth", "max_per_pattern"):
             if getattr(config, name) < 0:
@@ -110,7 +110,7 @@ class TrapMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> TrapMiddleware:
         """Build from settings; NotConfigured when TRAP_RULES_ENABLED is off."""
-        if not crawler.settings.getbool("TRAP_RULES_ENABLED", True):
+        if not crawler.settings.getbool("TRAP_RULES_ENABLED"):
             raise NotConfigured("TRAP_RULES_ENABLED is off")
         return cls(crawler, TrapConfig.from_settings(crawler.settings))
 

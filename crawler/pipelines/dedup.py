@@ -54,18 +54,18 @@ class DomainDedupPipeline:
     def from_crawler(cls, crawler: Crawler) -> DomainDedupPipeline:
         """Read and validate the DOMAIN_DEDUP_* settings once; a bad one stops the crawl at open."""
         settings = crawler.settings
-        if not settings.getbool("DOMAIN_DEDUP_ENABLED", True):
+        if not settings.getbool("DOMAIN_DEDUP_ENABLED"):
             raise NotConfigured("DOMAIN_DEDUP_ENABLED is off")
         db_path = settings.get("SQLITE_PATH")
         if not db_path:
             raise NotConfigured("domain dedup needs the crawl database, and SQLITE_PATH is empty")
         try:
             dedup = DedupConfig.from_values(
-                threshold_pct=settings.get("DOMAIN_DEDUP_THRESHOLD_PCT", 0.7),
-                min_pages=settings.get("DOMAIN_DEDUP_MIN_PAGES", 5),
-                min_block_chars=settings.get("DOMAIN_DEDUP_MIN_BLOCK_CHARS", 50),
-                normalise=settings.getbool("DOMAIN_DEDUP_NORMALISE", True),
-                whole_page=settings.getbool("DOMAIN_DEDUP_WHOLE_PAGE", True),
+                threshold_pct=settings.get("DOMAIN_DEDUP_THRESHOLD_PCT"),
+                min_pages=settings.get("DOMAIN_DEDUP_MIN_PAGES"),
+                min_block_chars=settings.get("DOMAIN_DEDUP_MIN_BLOCK_CHARS"),
+                normalise=settings.getbool("DOMAIN_DEDUP_NORMALISE"),
+                whole_page=settings.getbool("DOMAIN_DEDUP_WHOLE_PAGE"),
                 names=SETTING_NAMES)
         except DedupConfigError as exc:
             return cls(crawler, None, startup_error=str(exc))

@@ -64,12 +64,11 @@ class ExtractionPipeline:
         EXTRACTION_WORKERS pages are extracted at once, in threads or processes
         (EXTRACTION_EXECUTOR)."""
         settings = crawler.settings
-        config = ExtractionConfig(timeout=settings.getfloat("EXTRACTION_TIMEOUT", 30.0),
-                                  workers=settings.getint("EXTRACTION_WORKERS", 2),
-                                  executor=settings.get("EXTRACTION_EXECUTOR", "process"),
-                                  gc_young_threshold=settings.getint("GC_YOUNG_THRESHOLD",
-                                                                     YOUNG_THRESHOLD),
-                                  max_url_length=settings.getint("URLLENGTH_LIMIT", 2083))
+        config = ExtractionConfig(timeout=settings.getfloat("EXTRACTION_TIMEOUT"),
+                                  workers=settings.getint("EXTRACTION_WORKERS"),
+                                  executor=settings.get("EXTRACTION_EXECUTOR"),
+                                  gc_young_threshold=settings.getint("GC_YOUNG_THRESHOLD"),
+                                  max_url_length=settings.getint("URLLENGTH_LIMIT"))
         return cls(crawler, config)
 
     def open_spider(self, spider: Spider | None = None) -> None:

@@ -73,11 +73,11 @@ class QualityGatePipeline:
     def from_crawler(cls, crawler: Crawler) -> QualityGatePipeline:
         """Read the QUALITY_GATE_* settings once; an invalid value stops the crawl when it opens."""
         settings = crawler.settings
-        if not settings.getbool("QUALITY_GATE_ENABLED", True):
+        if not settings.getbool("QUALITY_GATE_ENABLED"):
             raise NotConfigured("QUALITY_GATE_ENABLED is off")
         try:
-            config = QualityGateConfig.from_values(settings.get("QUALITY_GATE_POLICY", "flag"),
-                                                   settings.get("QUALITY_GATE_MIN_SCORE", 0.5))
+            config = QualityGateConfig.from_values(settings.get("QUALITY_GATE_POLICY"),
+                                                   settings.get("QUALITY_GATE_MIN_SCORE"))
         except QualityGateConfigError as exc:
             return cls(crawler, None, startup_error=str(exc))
         return cls(crawler, config)

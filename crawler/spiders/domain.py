@@ -174,7 +174,7 @@ class DomainSpider(Spider):
         """Create the spider and, before settings freeze, install the browser only if needed."""
         spider: DomainSpider = super().from_crawler(crawler, *args, **kwargs)
         spider._configure_rendering(crawler)
-        spider.strip_session_ids = crawler.settings.getbool("TRAP_STRIP_SESSION_IDS", True)
+        spider.strip_session_ids = crawler.settings.getbool("TRAP_STRIP_SESSION_IDS")
         spider.sitemap_limits = SitemapLimits.from_settings(crawler.settings)
         if spider.config is not None:
             spider.allowed_domains = sorted(spider.config.scope.hosts)
@@ -235,7 +235,7 @@ class DomainSpider(Spider):
             return True
         parts = urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        timeout = self.crawler.settings.getfloat("DOWNLOAD_TIMEOUT", 30)
+        timeout = self.crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
         try:
             _, writer = await asyncio.wait_for(
                 asyncio.open_connection(parts.hostname, port), timeout=min(timeout, 15))
@@ -269,8 +269,8 @@ class DomainSpider(Spider):
         return {
             "playwright": True,
             "playwright_page_goto_kwargs": {
-                "wait_until": settings.get("RENDER_WAIT_UNTIL", "networkidle"),
-                "timeout": settings.getint("RENDER_TIMEOUT_MS", 30000),
+                "wait_until": settings.get("RENDER_WAIT_UNTIL"),
+                "timeout": settings.getint("RENDER_TIMEOUT_MS"),
             },
         }
 
