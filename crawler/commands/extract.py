@@ -1,7 +1,11 @@
-"""``python -m crawler extract`` and ``extract-corpus``: run the extraction engine outside a crawl.
+"""``crawler extract`` and ``extract-corpus``: run the extraction engine outside a crawl.
 
-``extract FILE_OR_URL`` extracts one page (a local file, gzip allowed, or a URL fetched with a
-plain HTTP GET) and prints it as JSON, Markdown, HTML or text; ``extract --db DB --url URL``
+``extract FILE_OR_URL`` extracts one page (a local file, gzip allowed, a URL fetched with a
+plain HTTP GET, or ``-`` for standard input) and prints it as JSON, Markdown, HTML or text.
+Several inputs (files, URLs, glob patterns such as ``'pages/**/*.html'``, and every file below
+``--input-dir DIR``) are extracted into ``-o DIR``, one output file per input named after it.
+Input that is not HTML (empty, binary, a zlib stream) is refused with one sentence and a
+non-zero exit. ``extract --db DB --url URL``
 extracts a page stored by a crawl, from its raw HTML decoded as the crawl decoded it. ``--trace``
 explains the result: every stage of the choice and what it decided, the candidates with their
 verdicts, what the cleaning removed and where each metadata field came from (in ``--format
@@ -26,10 +30,13 @@ import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
 
 from crawler import __version__
+from crawler.commands.extract_batch import (STDIN, InputError, check_html, collect_inputs,
+                                            run_batch)
 from crawler.progress import track
 
 logger = logging.getLogger(__name__)
@@ -38,7 +45,7 @@ FORMATS = ("json", "markdown", "html", "text")
 USER_AGENT = f"crawler-extract/{__version__} (+Scrapy content-extraction crawler)"
 
 
-class ExtractCommandError(Exception):
+class ExtractCommandError(InputError):
     """The input cannot be read; the message is one sentence for the user."""
 
 
@@ -58,8 +65,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     one = subparsers.add_parser(
         "extract", help="extract the main content of one page (file or URL)",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    one.add_argument("source", metavar="FILE_OR_URL", nargs="?",
-                     help="an HTML file (.gz allowed) or an http(s) URL")
+    one.add_argument("sources", metavar="FILE_OR_URL", nargs="*",
+                     help="HTML files (.gz allowed), http(s) URLs, glob patterns, or - for "
+                          "standard input")
+    one.add_argument("--input-dir", type=Path, metavar="DIR",
+                     help="also extract every file below this folder")
+    one.add_argument("-o", "--output", type=Path, metavar="DIR",
+                     help="write one output file per input into this folder (needed for "
+                          "several inputs)")
+    one.add_argument("--jobs", type=int, default=1, metavar="N",
+                     help="pages extracted at once with -o, in processes (default: 1)")
     one.add_argument("--db", type=Path, metavar="DB",
                      help="read the page --url from this crawl database (its stored raw HTML, "
                           "decoded as the crawl decoded it) instead of FILE_OR_URL")
@@ -200,18 +215,38 @@ def format_trace(trace: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def read_input(source: str, max_size: int | None = None,
+               timeout: float | None = None) -> tuple[bytes, str]:
+    """The bytes of one input and the URL they came from ("" for a file or standard input),
+    within the same size (and, for a URL, time) limits as a crawl."""
+    if source != STDIN:
+        return read_source(source, max_size, timeout)
+    from crawler.commands.fetch import FetchLimits
+
+    limit = FetchLimits.from_project_settings(USER_AGENT, max_bytes=max_size).max_bytes
+    data = sys.stdin.buffer.read(limit + 1 if limit else -1)
+    if limit and len(data) > limit:
+        raise ExtractCommandError(f"standard input holds more than {limit} bytes (--max-size)")
+    return data, ""
+
+
 def run_extract(args: argparse.Namespace) -> int:
-    """Extract one page and print it; the trace goes to stderr unless the output is JSON."""
+    """Extract one page and print it (the trace goes to stderr unless the output is JSON), or
+    several into ``-o DIR``."""
     from crawler.extraction import extract
 
     try:
         if args.db is not None:
             data, fetched_url = read_stored_page(args.db, args.url)
-        elif args.source:
-            data, fetched_url = read_source(args.source, args.max_size, args.timeout)
         else:
-            raise ExtractCommandError("give a FILE_OR_URL, or --db DB --url URL")
-    except ExtractCommandError as exc:
+            inputs = collect_inputs(args.sources, args.input_dir)
+            if not inputs:
+                raise ExtractCommandError("give a FILE_OR_URL, --input-dir DIR, or --db DB --url URL")
+            if args.output is not None or len(inputs) > 1:
+                return _run_batch(args, inputs)
+            data, fetched_url = read_input(inputs[0].source, args.max_size, args.timeout)
+            check_html(data, inputs[0].source)
+    except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     url = args.url or fetched_url or ""
@@ -222,6 +257,21 @@ def run_extract(args: argparse.Namespace) -> int:
     output = render_output(result, args.format, with_trace=args.trace)
     sys.stdout.write(output if output.endswith("\n") else output + "\n")
     return 0
+
+
+def _run_batch(args: argparse.Namespace, inputs: list) -> int:
+    """Several inputs (or ``-o``): one output file each, after checking the arguments fit."""
+    refusal = ("several inputs are written into a folder: add -o DIR" if args.output is None
+               else "--trace explains one page: give one input without -o" if args.trace
+               else "--url names one page: give one input with it" if args.url and len(inputs) > 1
+               else "--jobs must be 1 or more" if args.jobs < 1
+               else f"{args.output} is a file; -o takes a folder" if args.output.is_file()
+               else None)
+    if refusal:
+        print(f"error: {refusal}.", file=sys.stderr)
+        return 2
+    return run_batch(inputs, args.output, args.format, args.jobs,
+                     partial(read_input, max_size=args.max_size, timeout=args.timeout), args.url)
 
 
 # --------------------------------------------------------------------------- extract-corpus

@@ -11,6 +11,7 @@ A few stray NUL bytes in real HTML do not make it binary.
 from __future__ import annotations
 
 import logging
+import zlib
 from dataclasses import dataclass
 
 from scrapy import Request, Spider
@@ -49,6 +50,8 @@ def binary_kind(body: bytes, *, sample: int = 4096, max_control_share: float = 0
     for magic, kind in MAGIC_NUMBERS:
         if head.startswith(magic):
             return kind
+    if _is_zlib_stream(head):
+        return "zlib"
     if head[4:8] in (b"ftyp",):
         return "mp4"
     if head.startswith(b"RIFF") and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
@@ -59,6 +62,18 @@ def binary_kind(body: bytes, *, sample: int = 4096, max_control_share: float = 0
         return None
     control = sum(1 for byte in head if byte in CONTROL_BYTES)
     return "binary" if control / len(head) > max_control_share else None
+
+
+def _is_zlib_stream(head: bytes) -> bool:
+    """True for a zlib (RFC 1950) stream: a deflate header whose check bits hold and whose
+    first bytes inflate (a page starting with ``x^`` is not one)."""
+    if len(head) < 3 or head[0] != 0x78 or head[1] not in (0x01, 0x5E, 0x9C, 0xDA):
+        return False
+    try:
+        zlib.decompressobj().decompress(head, 64)
+    except zlib.error:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
