@@ -15,6 +15,7 @@ from importlib.metadata import PackageNotFoundError, version
 from crawler import __version__
 from crawler.commands import COMMAND_MODULES
 from crawler.database_identity import DatabaseRefused
+from crawler.quiet_logs import quiet_third_party_warnings
 
 
 def _version(distribution: str) -> str:
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    quiet_third_party_warnings()
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -54,7 +54,14 @@ EXTENSIONS = {
     "crawler.extensions.gc_tuning.GarbageCollectionTuning": 950,
     # One row per crawl in the database's `crawls` table: times, close reason, final stats.
     "crawler.extensions.crawl_record.CrawlRecordExtension": 990,
+    # The periodic stats line: pages stored, pages/s, queue and errors (extends LogStats).
+    "scrapy.extensions.logstats.LogStats": None,
+    "crawler.extensions.progress_log.CrawlProgress": 0,
 }
+# Seconds between two progress lines of a crawl (0: none).
+LOGSTATS_INTERVAL = 30.0
+# A scraped or dropped page is logged as one line with its URL, never as its whole record.
+LOG_FORMATTER = "crawler.logformatter.PageLogFormatter"
 CONTENT_TYPE_FILTER_ENABLED = True
 # Content-Type values kept (anything else is stopped once its headers arrive).
 CONTENT_TYPE_FILTER_ALLOWED = ["text/html", "application/xhtml+xml"]

@@ -19,6 +19,7 @@ from concurrent.futures import (BrokenExecutor, Executor, ProcessPoolExecutor,
 from typing import TypeVar
 
 from crawler.gc_tuning import YOUNG_THRESHOLD, relax_garbage_collection
+from crawler.quiet_logs import quiet_third_party_warnings
 from crawler.worker_guard import die_with_parent
 
 logger = logging.getLogger(__name__)
@@ -34,9 +35,11 @@ class TimeLimitExceeded(Exception):
 
 
 def _start_worker(gc_young_threshold: int) -> None:
-    """Set up a worker process: it dies with its parent, and its collector is relaxed."""
+    """Set up a worker process: it dies with its parent, its collector is relaxed, and the
+    uninformative third-party warnings stay out of the crawl's output."""
     die_with_parent()
     relax_garbage_collection(gc_young_threshold)
+    quiet_third_party_warnings()
 
 
 class BoundedRunner:

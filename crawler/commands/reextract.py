@@ -31,6 +31,7 @@ from crawler.dedup.config import DedupConfig
 from crawler.extraction import extract
 from crawler.items import EXTRACTED_FIELDS
 from crawler.progress import Progress
+from crawler.quiet_logs import quiet_third_party_warnings
 from crawler.storage import PAGES_TABLE, decompress_html, domains, open_database
 
 logger = logging.getLogger(__name__)
@@ -121,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
             results: Iterator[tuple[str, dict[str, Any] | None, str | None]]
             if args.jobs > 1:
                 pool = stack.enter_context(
-                    multiprocessing.get_context("forkserver").Pool(args.jobs))
+                    multiprocessing.get_context("forkserver").Pool(
+                        args.jobs, initializer=quiet_third_party_warnings))
                 results = pool.imap_unordered(_extract_job, jobs, chunksize=4)
             else:
                 results = map(_extract_job, jobs)
