@@ -44,9 +44,9 @@ class CookieLimits:
     @classmethod
     def from_settings(cls, settings) -> CookieLimits:  # noqa: ANN001 - Scrapy Settings
         """Read COOKIES_MAX_SIZE, COOKIES_MAX_PER_HOST and COOKIES_MAX_HOST_BYTES."""
-        return cls(max_size=max(0, settings.getint("COOKIES_MAX_SIZE", 4096)),
-                   max_per_host=max(0, settings.getint("COOKIES_MAX_PER_HOST", 50)),
-                   max_host_bytes=max(0, settings.getint("COOKIES_MAX_HOST_BYTES", 8192)))
+        return cls(max_size=max(0, settings.getint("COOKIES_MAX_SIZE")),
+                   max_per_host=max(0, settings.getint("COOKIES_MAX_PER_HOST")),
+                   max_host_bytes=max(0, settings.getint("COOKIES_MAX_HOST_BYTES")))
 
 
 def _size(cookie: Cookie) -> int:

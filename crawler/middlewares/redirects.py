@@ -50,7 +50,7 @@ class RedirectChecks:
     max_redirect_times: int
 
     def _url_length_limit(self) -> int:
-        return self.crawler.settings.getint("URLLENGTH_LIMIT", 2083)
+        return self.crawler.settings.getint("URLLENGTH_LIMIT")
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Request | Response:

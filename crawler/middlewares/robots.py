@@ -50,10 +50,10 @@ class RobotsConfig:
     @classmethod
     def from_settings(cls, settings) -> RobotsConfig:  # noqa: ANN001 - Scrapy Settings
         """Read ROBOTSTXT_TIMEOUT (never above DOWNLOAD_TIMEOUT) and ROBOTSTXT_RETRY_TIMES."""
-        timeout = settings.getfloat("ROBOTSTXT_TIMEOUT", 10.0)
-        download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180.0)
+        timeout = settings.getfloat("ROBOTSTXT_TIMEOUT")
+        download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT")
         return cls(timeout=min(timeout, download_timeout) if timeout > 0 else download_timeout,
-                   retry_times=max(0, settings.getint("ROBOTSTXT_RETRY_TIMES", 1)))
+                   retry_times=max(0, settings.getint("ROBOTSTXT_RETRY_TIMES")))
 
 
 class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):

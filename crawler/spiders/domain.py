@@ -141,8 +141,8 @@ class SitemapLimits:
     @classmethod
     def from_settings(cls, settings) -> SitemapLimits:  # noqa: ANN001 - Scrapy Settings
         """Read SITEMAP_MAX_DEPTH and SITEMAP_MAX_COUNT."""
-        return cls(max_depth=max(0, settings.getint("SITEMAP_MAX_DEPTH", 3)),
-                   max_count=max(0, settings.getint("SITEMAP_MAX_COUNT", 1000)))
+        return cls(max_depth=max(0, settings.getint("SITEMAP_MAX_DEPTH")),
+                   max_count=max(0, settings.getint("SITEMAP_MAX_COUNT")))
 
 
 class DomainSpider(Spider):
@@ -345,7 +345,7 @@ class DomainSpider(Spider):
         href = response.xpath("//head/link[@rel='canonical']/@href").get()
         if not href:
             return None
-        limit = self.crawler.settings.getint("URLLENGTH_LIMIT", 2083)
+        limit = self.crawler.settings.getint("URLLENGTH_LIMIT")
         try:
             canonical = canonicalize_url(response.urljoin(href))
         except ValueError:
