@@ -30,7 +30,6 @@ import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
 
