@@ -75,9 +75,13 @@ def test_the_index_follows_upserts_updates_and_deletes(tmp_path: Path) -> None:
 def test_a_database_made_before_the_index_gets_it_on_open(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     old = sqlite_utils.Database(sqlite3.connect(path))
+    kept = {"fetched_at": "2025-01-01T00:00:00+00:00", "content_html": "", "content_markdown": "",
+            "raw_html": b""}  # the columns of a crawl database from the first release on
     old["pages"].insert_all([
-        {"url": URL, "domain": "docs.example:8080", "title": "Old page", "content_text": "legacy words"},
-        {"url": URL + "/x", "domain": "docs.example:8080", "title": "Legacy title", "content_text": "x"},
+        {"url": URL, "domain": "docs.example:8080", "title": "Old page",
+         "content_text": "legacy words", **kept},
+        {"url": URL + "/x", "domain": "docs.example:8080", "title": "Legacy title",
+         "content_text": "x", **kept},
     ], pk="url")
     old["pages"].create_index(["domain"])
     old.conn.close()
