@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from crawler.quiet_logs import QUIET_WARNINGS, quiet_third_party_warnings, restore
+from crawler.quiet_logs import QUIET_WARNINGS, QuietFilter, quiet_third_party_warnings, restore
 from tests.conftest import run_crawl
 
 PROGRESS = re.compile(r"Progress: (\d+) pages stored \((\d+\.\d) pages/s\), (\d+|\?) queued, "
@@ -50,6 +50,10 @@ def test_a_crawl_logs_progress_and_one_line_per_dropped_page(serve_site, tmp_pat
 def test_only_the_known_uninformative_warnings_are_quiet(logger_name: str, message: str,
                                                          shown: bool,
                                                          caplog: pytest.LogCaptureFixture) -> None:
+    # filters a command run earlier in this process attached stay out of the way meanwhile
+    earlier = [(logging.getLogger(w.logger), f) for w in QUIET_WARNINGS
+               for f in logging.getLogger(w.logger).filters if isinstance(f, QuietFilter)]
+    restore(earlier)
     dropped: list[str] = []
     attached = quiet_third_party_warnings(dropped.append)
     try:
@@ -63,3 +67,5 @@ def test_only_the_known_uninformative_warnings_are_quiet(logger_name: str, messa
     with caplog.at_level(logging.WARNING):
         logging.getLogger(logger_name).warning(message)
     assert message in caplog.text  # restored: nothing stays filtered
+    for target, quiet in earlier:
+        target.addFilter(quiet)

@@ -100,7 +100,10 @@ def read_file(path: Path, max_bytes: int) -> bytes:
         raise FetchError(f"cannot read {path}: {exc.strerror or exc}") from None
     budget.check_size(len(data))
     if data[:2] == GZIP_MAGIC:
-        data = _decompress([data], "gzip", budget)
+        inflated = _decompress([data], "gzip", budget)
+        if not inflated:
+            raise FetchError(f"{path} is not a valid gzip file: nothing in it decodes")
+        data = inflated
     return data
 
 
