@@ -158,8 +158,6 @@ def extract_page(task: tuple[Page, tuple[str, ...]]) -> dict[str, Any]:
 
 ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "comments": ("crawler.extraction.comments", "find_comment_sections", lambda *a, **k: []),
-    "teasers": ("crawler.extraction.clean", "_teaser_lists", lambda *a, **k: []),
-    "promotions": ("crawler.extraction.clean", "_shouting_link", lambda *a, **k: False),
     "code-chrome": ("crawler.extraction.clean", "_drop_code_chrome", lambda *a, **k: None),
     "repeat-shapes": ("crawler.extraction.clean", "_same_shape_branches", lambda *a, **k: False),
     "unclosed-chrome": ("crawler.extraction.clean", "_close_swallowing_chrome",

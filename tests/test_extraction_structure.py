@@ -94,41 +94,6 @@ def test_no_heading_is_left_empty() -> None:
     assert re.search(r"(?m)^## .*Part 2", result.content_markdown)
 
 
-TEASERS = "".join(
-    f"<div class='pc_story-{j} card'><a href='/news/story-{j}'><img src='/i{j}.jpg' alt=''></a>"
-    f"<h3><a href='/news/story-{j}'>Ferry {j} returns to the island after a long winter</a></h3>"
-    f"<p>The crossing takes forty minutes, and tickets are sold on board again.</p>"
-    f"<time datetime='2024-05-0{j + 1}'>May {j + 1}</time></div>" for j in range(4))
-
-TEASER_CASES = [
-    # (name, body html, must stay, must go)
-    ("a related-stories grid after the story goes",
-     f"<article><h1>Harbour</h1>{BODY}<div class='x'>{TEASERS}</div></article>",
-     ["Paragraph 0 adds", "Paragraph 5 adds"], ["Ferry 2 returns", "Ferry 0 returns"]),
-    ("a listing page of the same cards keeps them",
-     f"<main><h1>News</h1><p>{STORY}</p><div class='x'>{TEASERS}</div></main>",
-     ["Ferry 0 returns", "Ferry 3 returns"], ["Section 3"]),
-    ("a plain list of links in the story stays",
-     f"<article><h1>Harbour</h1>{BODY}<p>Sources:</p><ul>" + "".join(
-         f"<li><a href='/report-{j}'>Harbour authority report number {j}</a></li>"
-         for j in range(4)) + "</ul></article>",
-     ["Paragraph 5 adds", "Harbour authority report number 3"], []),
-    ("a paragraph that is one link in capitals is a promotion",
-     f"<article><h1>Harbour</h1>{BODY}<p><a href='/subscribe'><strong>READ EVERY STORY FOR ONE "
-     f"EURO</strong></a></p><p>NATO and the EU <a href='/x'>met</a> in May.</p></article>",
-     ["Paragraph 5 adds", "NATO and the EU met in May."], ["READ EVERY STORY"]),
-]
-
-
-@pytest.mark.parametrize("name, body, kept, gone", TEASER_CASES, ids=[c[0] for c in TEASER_CASES])
-def test_teasers_and_promotions(name: str, body: str, kept: list[str], gone: list[str]) -> None:
-    result = extract(page(body), "https://news.example/harbour", trace=True)
-    for snippet in kept:
-        assert snippet in result.content_text, snippet
-    for snippet in gone:
-        assert snippet not in result.content_text, snippet
-
-
 def test_declared_description_stands_in_when_nothing_else_yields_text() -> None:
     head = ("<meta property='og:description' content='Harbour reopens after three weeks of "
             "repairs, with the first boats in before noon.'>")

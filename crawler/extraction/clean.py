@@ -473,12 +473,6 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     _keep_when_mostly(by_name, removed, stats, total, trace,
                       "boilerplate names would remove {share:.0%} of the text; name rule "
                       "skipped on this page")
-    for el in container.iter("p"):
-        if _shouting_link(el):
-            drop(el, "promotional paragraph (one link, all capitals)", guard=True)
-    for el in _teaser_lists(container, stats, total):
-        drop(el, "teaser list (3 or more cards of one shape, each a headline link to another "
-             "page)", guard=True)
     for el in removed:
         if not _is_inside(el, removed):
             _remove(el)
@@ -489,81 +483,6 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     _drop_empty(container, trace)
     _unwrap_forms(container, stats)
     return container
-
-
-MIN_TEASERS = 3
-"""Sibling cards of one shape, at least this many, each a headline link to another page, are a
-teaser list (related, latest, most read, read next)."""
-MAX_TEASER_CHARS = 400
-"""A teaser is short: a headline, a line of summary, a date or an author."""
-MIN_HEADLINE_WORDS = 3
-"""A teaser's headline link has at least this many words (a menu entry has one or two)."""
-MIN_STORY_OUTSIDE = 500
-"""The container keeps at least this much text outside its teaser lists, and they hold less
-than half of it: on a listing page the cards are the content."""
-_TEASER_PARTS = etree.XPath("boolean(descendant::h1 | descendant::h2 | descendant::h3 | "
-                            "descendant::h4 | descendant::h5 | descendant::h6)")
-_TEASER_MEDIA = etree.XPath("boolean(descendant::img | descendant::picture | descendant::time"
-                            " | descendant::*[@datetime])")
-
-
-MIN_SHOUTING_WORDS = 2
-
-
-def _shouting_link(p: etree._Element) -> bool:
-    """Whether a paragraph is entirely one link written in capitals (a promotion: SUBSCRIBE
-    NOW AND SAVE, READ THE FULL ISSUE), which no story's paragraph is."""
-    links = list(p.iter("a"))
-    if len(links) != 1 or not (links[0].get("href") or "").strip():
-        return False
-    text = " ".join(p.text_content().split())
-    letters = [c for c in text if c.isalpha()]
-    return len(text.split()) >= MIN_SHOUTING_WORDS and bool(letters) \
-        and all(c.isupper() for c in letters) \
-        and " ".join(links[0].text_content().split()) == text
-
-
-def _shape(el: etree._Element) -> tuple[str, str]:
-    """An item's shape: its tag and its first class name without digits (cards carrying
-    per-card classes such as ``pc_harbour-news`` or ``card-12`` share one shape)."""
-    classes = (el.get("class") or "").split()
-    first = re.sub(r"[\d]+", "", classes[0]).split("_")[0] if classes else ""
-    return el.tag, first
-
-
-def _teaser(item: etree._Element) -> bool:
-    """Whether an item is a teaser card: short, a headline link of several words to another
-    page, and a heading, an image or a date beside it."""
-    text = " ".join(item.text_content().split())
-    if not text or len(text) > MAX_TEASER_CHARS:
-        return False
-    links = [a for a in item.iter("a") if (a.get("href") or "").strip()
-             and not (a.get("href") or "").strip().startswith("#")]
-    if not links or not any(len(a.text_content().split()) >= MIN_HEADLINE_WORDS for a in links):
-        return False
-    return _TEASER_PARTS(item) or _TEASER_MEDIA(item)
-
-
-def _teaser_lists(container: etree._Element, stats: dict[etree._Element, Stats],
-                  total: int) -> list[etree._Element]:
-    """The parents of 3 or more teaser cards of one shape inside the container, when the
-    container holds a story besides them."""
-    lists: list[etree._Element] = []
-    for parent in container.iter():
-        if not isinstance(parent.tag, str) or len(parent) < MIN_TEASERS or parent is container:
-            continue
-        groups: dict[tuple[str, str], list[etree._Element]] = {}
-        for child in parent:
-            if isinstance(child.tag, str):
-                groups.setdefault(_shape(child), []).append(child)
-        items = max(groups.values(), key=len, default=[])
-        if len(items) < MIN_TEASERS or not all(_teaser(item) for item in items):
-            continue
-        lists.append(parent)
-    inside = sum(stats[el].chars for el in lists if el in stats)
-    if not lists or total - inside < MIN_STORY_OUTSIDE or inside * 2 > total:
-        return []
-    return lists
 
 
 CODE_CHROME_MAX_CHARS = 20
