@@ -41,6 +41,8 @@ class PageItem:
     quality_score: float | None = None
     quality_reasons: list[str] = field(default_factory=list)
     quality_flagged: bool = False
+    #: :func:`crawler.content_hash.content_hash` of ``content_text``, set after extraction.
+    content_hash: str | None = None
     raw_html: bytes = field(default=b"", repr=False)
 
 

@@ -26,7 +26,8 @@ _PAGE_LINK_HREFS = etree.XPath("//link[{}]/@href".format(" or ".join(
 _FOLLOWABLE_SCHEMES = ("http", "https", "file", "ftp")
 
 
-def anchor_links(root: etree._Element, page_url: str, base_url: str, encoding: str) -> list[str]:
+def anchor_links(root: etree._Element, page_url: str, base_url: str, encoding: str,
+                 limit: int | None = None) -> list[str]:
     """Absolute URLs of a page's ``<a>`` and ``<area>`` links, without their fragment, unique,
     in document order.
 
@@ -34,6 +35,7 @@ def anchor_links(root: etree._Element, page_url: str, base_url: str, encoding: s
     links to the page itself and to ``guide``. Each distinct href (fragments aside) is resolved
     once, against the page's ``<base>`` and encoded in the page's encoding, as Scrapy's
     LinkExtractor does; pages repeat the same href and link to dozens of their own sections.
+    With ``limit``, only the first ``limit`` URLs are resolved and returned.
     """
     urls: dict[str, None] = {}
     distinct: dict[tuple[str, str, bool], str] = {}
@@ -49,6 +51,8 @@ def anchor_links(root: etree._Element, page_url: str, base_url: str, encoding: s
             continue
         if url.split("://", 1)[0] in _FOLLOWABLE_SCHEMES:
             urls[url] = None
+            if limit is not None and len(urls) >= limit:
+                break
     return list(urls)
 
 

@@ -113,8 +113,13 @@ TRAP_RULES_ENABLED = True
 TRAP_STRIP_SESSION_IDS = True
 TRAP_MAX_SEGMENT_REPEATS = 3
 TRAP_MAX_PATTERN_DEPTH = 30
-# Optional cap on distinct URLs per URL pattern (0: off; numeric-id sites have huge patterns).
-TRAP_MAX_PER_PATTERN = 0
+# Distinct URLs followed per URL shape (host, path with numbers and tokens abstracted, query
+# parameter names): whatever a trap invents, the crawl ends. Raise it for a site with more
+# numbered pages of one shape (0: no cap).
+TRAP_MAX_PER_PATTERN = 10000
+# Links followed per page (the first in document order; 0: all). A page of 200,000 links would
+# otherwise put 200,000 requests in the scheduler at once.
+LINKS_MAX_PER_PAGE = 5000
 # Sitemap indexes nested deeper than this (robots.txt and /sitemap.xml are depth 0), and sitemaps
 # beyond this many per crawl, are not fetched (0: no bound).
 SITEMAP_MAX_DEPTH = 3
@@ -181,6 +186,9 @@ MCP_ALLOWED_HOSTS: tuple[str, ...] = ()
 
 # SQLite database of crawled pages (table `pages`, keyed by URL).
 SQLITE_PATH = "output/crawl.db"
+# A page whose main text is stored already under another URL of its domain is recorded in
+# `page_aliases` (alias_of that URL) instead of being stored again.
+ALIAS_DUPLICATE_CONTENT = True
 
 # One JSONL feed per crawl in output/ (added by the DefaultFeed add-on only when no feed is
 # configured, so `-o/-O FILE` on the command line replaces it). Empty: no default feed.

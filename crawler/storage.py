@@ -56,6 +56,7 @@ PAGES_COLUMNS: dict[str, type] = {
     "quality_flagged": int,
     "raw_html": bytes,
     "cleaned_content": str,
+    "content_hash": str,
 }
 
 

@@ -124,6 +124,20 @@ CASES = [
          stored=("/cookies/4",)),
     Case("page forbidden by robots.txt", {"robotstxt/forbidden": 1}, "",
          not_stored=("/private/page",)),
+    Case("session ids under names no list knows (s=, token=, sessionkey=)",
+         {"trap/volatile_param_learnt": 1, "trap/volatile_param_stripped": 1,
+          "duplicates/alias": 1}, "change on every link to the same page"),
+    Case("query growing by one parameter per link", {"trap/growing_url": 1},
+         "Spider trap (growing_url)", stored=("/qgrow",)),
+    Case("path growing by one segment per link", {"trap/growing_url": 1}, "",
+         stored=("/pgrow/",)),
+    Case("case-insensitive server", {"duplicates/alias": 1}, "recorded as its alias",
+         stored=("/ci/page",)),
+    Case("one element with 150,000 attributes", {"response/attributes_cut": 1},
+         "with more than 1000 attributes", stored=("/malformed/attributes",
+                                                   "/ok/after-attributes")),
+    Case("10,000-deep nesting inside an article", {}, "",
+         stored=("/malformed/deep",)),
     Case("sitemap indexes nested forever", {"sitemaps/depth_limited": 1},
          "> SITEMAP_MAX_DEPTH 3"),
 ]
@@ -188,6 +202,36 @@ def test_traps_are_bounded(full_crawl: CrawlResult, hostile_server) -> None:
     assert len(fetched_items) == 3, fetched_items  # once per item, whatever the session id
 
 
+def aliases(result: CrawlResult) -> dict[str, str]:
+    """``page_aliases`` of a crawl: duplicate URL -> the stored URL it repeats."""
+    conn = sqlite3.connect(result.db_path)
+    try:
+        return dict(conn.execute("SELECT url, alias_of FROM page_aliases"))
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(("prefix", "stored", "max_fetches"), [
+    # 3 items, however many tokens the server invents (requests queued before the tokens are
+    # learnt are still fetched, up to TRAP_MAX_PER_PATTERN per item)
+    ("/tsession/item", 3, 3 * FAST["TRAP_MAX_PER_PATTERN"] + 3),
+    ("/qgrow", 1, 25),           # one page, caught some links into the growth (not 2083 chars)
+    ("/pgrow/", 1, 25),
+    ("/ci/", 1, 16),             # 16 letter-case spellings of "page" at most
+])
+def test_same_content_under_many_urls_is_stored_once(prefix: str, stored: int, max_fetches: int,
+                                                     full_crawl, hostile_server) -> None:
+    rows = [u for u in stored_paths(full_crawl, hostile_server) if u.startswith(prefix)]
+    assert len(rows) == stored, rows
+    fetched = hostile_server.hits(prefix)
+    assert len(fetched) <= max_fetches, [h.path for h in fetched]
+    duplicates = {u: first for u, first in aliases(full_crawl).items()
+                  if u.startswith(hostile_server.base + prefix)}
+    assert duplicates, "the duplicates are recorded"
+    assert set(duplicates.values()) <= {hostile_server.base + r for r in rows}
+    assert len(rows) + len(duplicates) <= len(fetched)
+
+
 def test_retry_after_is_waited_out(full_crawl, hostile_server) -> None:
     hits = hostile_server.hits("/status/429-retry-after")
     assert len(hits) == 2
@@ -215,6 +259,28 @@ def test_utf8_declared_as_latin1_is_stored_right(full_crawl, hostile_server) -> 
     url = f"{hostile_server.base}/charset/utf-8-as-latin-1"
     text = next(r["content_text"] for r in full_crawl.rows("url, content_text") if r["url"] == url)
     assert all(marker in text for marker in pages.CHARSET_MARKERS["cp1252"])
+
+
+@pytest.mark.parametrize(("path", "kept"), [
+    ("/malformed/attributes", "Text after the attributes."),
+    ("/malformed/deep", "Text after the deep block."),
+    ("/malformed/deep", "Text before the deep block."),
+])
+def test_text_around_pathological_markup_is_kept(path: str, kept: str, full_crawl,
+                                                 hostile_server) -> None:
+    rows = {r["url"]: r for r in full_crawl.rows("url, content_text")}
+    assert kept in rows[hostile_server.base + path]["content_text"]
+
+
+def test_links_per_page_are_capped(hostile_server, tmp_path) -> None:
+    result = run_crawl(f"{hostile_server.base}/many/links/3000", tmp_path,
+                       spider_args={"render": "never", "sitemaps": "false"},
+                       settings={**FAST, "LINKS_MAX_PER_PAGE": 40})
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["links/capped_pages"] == 1
+    assert "only the first 40 are followed" in result.log
+    items = {u.removeprefix(hostile_server.base) for u in (r["url"] for r in result.rows("url"))}
+    assert items == {"/many/links/3000"} | {f"/many/t/{i}" for i in range(40)}
 
 
 def test_long_canonical_url_is_not_stored(full_crawl, hostile_server) -> None:

@@ -26,6 +26,23 @@ MAX_DEPTH = 200
 pages deeper than libxml2's default limit of 255, which would otherwise drop the deep text); the
 tree walks of the extraction stay well inside Python's recursion limit."""
 
+MAX_ATTRIBUTES = 1000
+"""Attributes kept per element: libxml2 checks each new attribute against the element's others,
+so one element with 150,000 attributes (1.4 MB) takes minutes to parse; real elements have a
+handful. The rest of such an element's attributes are dropped before parsing."""
+#: A start tag long enough to hold MAX_ATTRIBUTES attributes (the cheap test before counting).
+_LONG_TAG = re.compile(r"<([A-Za-z][^\s/>]*)([^<>]{%d,})>" % (3 * MAX_ATTRIBUTES))
+_ATTRIBUTE = re.compile(r"""\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""")
+
+MAX_MARKUP_DEPTH = 1000
+"""On a page nested deeper than libxml2 parses at all (2048 with ``huge_tree``: it stops there
+and drops the rest of the page, the article after the deep block included), start and end tags
+deeper than this are removed from the markup before parsing: their text stays, in order."""
+_ANY_TAG = re.compile(r"<(/?)([A-Za-z][^\s/>]*)[^<>]*?(/?)>")
+#: Elements that never hold others (no end tag), as HTML parsers know them.
+_VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                        "meta", "param", "source", "track", "wbr"})
+
 #: Tags whose content starts on a new line: kept apart when a deep element is unwrapped.
 _BLOCK_TAGS = frozenset({
     "address", "article", "aside", "blockquote", "dd", "div", "dl", "dt", "figcaption", "figure",
@@ -60,6 +77,55 @@ def _html_parser(*, huge_tree: bool) -> lxml.html.HTMLParser:
     return parser
 
 
+def limit_attributes(text: str, limit: int = MAX_ATTRIBUTES) -> tuple[str, int]:
+    """The markup with no element carrying more than ``limit`` attributes (the first kept), and
+    how many elements were cut. Linear in the page size; a page without such an element is
+    returned as it is."""
+    cut = 0
+
+    def shorten(match: re.Match[str]) -> str:
+        nonlocal cut
+        attributes = _ATTRIBUTE.findall(match.group(2))
+        if len(attributes) <= limit:
+            return match.group(0)
+        cut += 1
+        return f"<{match.group(1)}{''.join(attributes[:limit])}>"
+
+    return _LONG_TAG.sub(shorten, text), cut
+
+
+def flatten_markup(text: str, limit: int = MAX_MARKUP_DEPTH) -> str:
+    """The markup without the start and end tags nested deeper than ``limit`` (counted from the
+    tags themselves; void elements and self-closed tags do not nest). Only for pages too deep
+    to parse: it does not know HTML's implied end tags."""
+    depth = 0
+    excess = 0
+    pieces: list[str] = []
+    last = 0
+    for match in _ANY_TAG.finditer(text):
+        closing, name, self_closed = match.group(1), match.group(2).lower(), match.group(3)
+        if name in _VOID_TAGS or self_closed:
+            continue
+        drop = False
+        if closing:
+            if excess:
+                excess -= 1
+                drop = True
+            elif depth:
+                depth -= 1
+        elif depth >= limit:
+            excess += 1
+            drop = True
+        else:
+            depth += 1
+        if drop:
+            pieces.append(text[last:match.start()])
+            pieces.append(" ")
+            last = match.end()
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
 def parse_html(data: bytes | str) -> Document:
     """Decode and parse a page once; an unusable page gives a Document whose tree is None."""
     try:
@@ -70,18 +136,23 @@ def parse_html(data: bytes | str) -> Document:
     if len(text) > MAX_HTML_BYTES:
         text, truncated = text[:MAX_HTML_BYTES], True
     text = _close_unclosed_title(_CONTROL.sub("", _XML_DECL.sub("", text, count=1)))
+    text, cut = limit_attributes(text)
+    if cut:
+        logger.info("page has %d element(s) with more than %d attributes: the rest of their "
+                    "attributes are not parsed", cut, MAX_ATTRIBUTES)
     if not text.strip():
         return Document(tree=None, encoding=encoding, html_length=0, error="empty")
     try:
         root, too_deep = _parse(text, huge_tree=False)
         if too_deep:
             root, beyond_huge_limit = _parse(text, huge_tree=True)
+            if beyond_huge_limit:
+                logger.info("page nested deeper than 2048 elements: tags below depth %d are "
+                            "removed before parsing (their text is kept)", MAX_MARKUP_DEPTH)
+                root, _ = _parse(flatten_markup(text), huge_tree=True)
             unwrapped = flatten_deep_nesting(root, MAX_DEPTH)
             logger.debug("page nested deeper than 255 elements: %d elements below depth %d "
                          "unwrapped", unwrapped, MAX_DEPTH)
-            if beyond_huge_limit:
-                logger.info("page nested deeper than 2048 elements: the parser drops what is "
-                            "deeper")
     except (etree.ParserError, ValueError, etree.XMLSyntaxError) as exc:
         return Document(tree=None, encoding=encoding, html_length=len(text), error=f"parse: {exc}")
     adopted = adopt_content_after_html_end(root)

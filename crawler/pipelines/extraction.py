@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from scrapy import Spider
 from scrapy.crawler import Crawler
 
+from crawler.content_hash import content_hash
 from crawler.decoding import decode_page
 from crawler.extraction import Extraction, extract
 from crawler.extraction.frameworks import load_rules
@@ -98,6 +99,7 @@ class ExtractionPipeline:
                              item.url)
             return item
         self.apply(result, item)
+        item.content_hash = content_hash(item.content_text)
         self.stats.inc_value(f"extraction/method/{result.method or 'none'}")
         if not result.content_text:
             self.stats.inc_value("extraction/empty")

@@ -13,6 +13,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.defer import deferred_from_coro
 
+from crawler import signals
+from crawler.aliases import ensure_aliases_table, first_url_with_content, record_alias
 from crawler.database_identity import DatabaseRefused
 from crawler.exit_codes import STORAGE_ERROR
 from crawler.items import PageItem, page_row
@@ -27,6 +29,9 @@ class SQLiteConfig:
     """Where the crawl database lives."""
 
     path: Path
+    #: Record a page whose main text is stored already under another URL of its domain as an
+    #: alias of that URL instead of storing it again (ALIAS_DUPLICATE_CONTENT).
+    alias_duplicates: bool = True
 
 
 class SQLitePipeline:
@@ -45,6 +50,7 @@ class SQLitePipeline:
         self.config = config
         self.db: sqlite_utils.Database | None = None
         self.failed = False
+        self._logged_domains: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SQLitePipeline:
@@ -52,7 +58,9 @@ class SQLitePipeline:
         path = crawler.settings.get("SQLITE_PATH")
         if not path:
             raise NotConfigured("SQLITE_PATH is empty")
-        return cls(crawler, SQLiteConfig(path=Path(path)))
+        return cls(crawler, SQLiteConfig(
+            path=Path(path),
+            alias_duplicates=crawler.settings.getbool("ALIAS_DUPLICATE_CONTENT", True)))
 
     async def open_spider(self, spider: Spider | None = None) -> None:
         """Open the database (WAL mode), creating it and its schema if needed; refuse a path
@@ -62,6 +70,7 @@ class SQLitePipeline:
         none of them un-awaited."""
         try:
             self.db = open_database(self.config.path)
+            ensure_aliases_table(self.db)
         except DatabaseRefused as exc:
             stop_if_misconfigured(self.stats, f"SQLITE_PATH: {exc}.")
         except (sqlite3.Error, OSError) as exc:
@@ -83,6 +92,8 @@ class SQLitePipeline:
             raise DropItem(f"Not stored (the crawl database failed): {item.url}",
                            log_level="DEBUG")
         try:
+            if self.config.alias_duplicates:
+                self._drop_if_alias(item)
             upsert_page(self.db, page_row(item), item.raw_html)
         except sqlite3.Error as exc:
             self._stop(item, exc)
@@ -99,3 +110,21 @@ class SQLitePipeline:
                      "the pages after it are not stored; the pages stored before are intact.",
                      self.config.path, exc, item.url)
         deferred_from_coro(self.crawler.engine.close_spider_async(reason=STORAGE_ERROR))
+
+    def _drop_if_alias(self, item: PageItem) -> None:
+        """Record the page as an alias and drop it when another URL of its domain holds its
+        main text (pages without text are never aliases)."""
+        assert self.db is not None
+        if not item.content_text or not item.content_hash:
+            return
+        first = first_url_with_content(self.db, item.domain, item.content_hash, item.url)
+        if first is None:
+            return
+        record_alias(self.db, item.url, first, item.domain, item.content_hash)
+        self.stats.inc_value("duplicates/alias")
+        level = logging.DEBUG if item.domain in self._logged_domains else logging.INFO
+        self._logged_domains.add(item.domain)
+        logger.log(level, "Same content as %s: %s recorded as its alias, not stored again "
+                          "(first of this domain logged at INFO)", first, item.url)
+        self.crawler.signals.send_catch_log(signals.page_duplicate, url=item.url, first_url=first)
+        raise DropItem(f"alias of {first}", log_level="DEBUG")

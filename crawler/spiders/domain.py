@@ -30,6 +30,7 @@ from twisted.internet.error import DNSLookupError
 from twisted.python.failure import Failure
 
 from crawler.extensions.content_type import STOPPED_TYPE_META
+from crawler.extraction.document import MAX_ATTRIBUTES, limit_attributes
 from crawler.fingerprint import CANONICAL_URL_META
 from crawler.items import PageItem
 from crawler.links import anchor_links, page_relation_links
@@ -167,6 +168,7 @@ class DomainSpider(Spider):
         self.pages_yielded = 0
         self.strip_session_ids = True  # TRAP_STRIP_SESSION_IDS, read in from_crawler
         self.sitemap_limits = SitemapLimits()  # read in from_crawler
+        self.link_limit = 0  # LINKS_MAX_PER_PAGE, read in from_crawler
         self.sitemaps_requested = 0
 
     @classmethod
@@ -176,6 +178,7 @@ class DomainSpider(Spider):
         spider._configure_rendering(crawler)
         spider.strip_session_ids = crawler.settings.getbool("TRAP_STRIP_SESSION_IDS")
         spider.sitemap_limits = SitemapLimits.from_settings(crawler.settings)
+        spider.link_limit = max(0, crawler.settings.getint("LINKS_MAX_PER_PAGE", 5000))
         if spider.config is not None:
             spider.allowed_domains = sorted(spider.config.scope.hosts)
         return spider
@@ -315,13 +318,27 @@ class DomainSpider(Spider):
         if rendered:
             stats.inc_value("pages/rendered")
         self.pages_yielded += 1
-        yield self._page_item(response, rendered)
-        yield from self._follow_links(response)
+        parseable = self._parseable(response)
+        yield self._page_item(response, rendered, parseable)
+        yield from self._follow_links(parseable)
         if self.config.max_pages is not None and self.pages_yielded >= self.config.max_pages:
             raise CloseSpider("max_pages")
 
-    def _page_item(self, response: TextResponse, rendered: bool) -> PageItem:
-        canonical = self._declared_canonical(response)
+    def _parseable(self, response: TextResponse) -> TextResponse:
+        """The response as the spider parses it for links: an element's attributes beyond
+        MAX_ATTRIBUTES are dropped first (libxml2 takes minutes over one element with 150,000
+        of them, and this runs on the reactor thread). The stored page keeps every byte."""
+        text, cut = limit_attributes(response.text)
+        if not cut:
+            return response
+        self.crawler.stats.inc_value("response/attributes_cut")
+        logger.info("%s has %d element(s) with more than %d attributes: only the first are "
+                    "parsed", response.url, cut, MAX_ATTRIBUTES)
+        return response.replace(body=text.encode("utf-8"), encoding="utf-8")
+
+    def _page_item(self, response: TextResponse, rendered: bool,
+                   parseable: TextResponse) -> PageItem:
+        canonical = self._declared_canonical(parseable)
         url = canonicalize_url(response.url)
         if self.strip_session_ids:
             url = strip_session_ids(url)  # a session id a redirect added is not the page's URL
@@ -365,7 +382,14 @@ class DomainSpider(Spider):
         if self.config.max_depth is not None and depth >= self.config.max_depth:
             return
         root, base_url = response.selector.root, get_base_url(response)
-        urls = anchor_links(root, response.url, base_url, response.encoding)
+        limit = self.link_limit or None
+        urls = anchor_links(root, response.url, base_url, response.encoding, limit=limit)
+        if limit is not None and len(urls) >= limit:
+            self.crawler.stats.inc_value("links/capped_pages")
+            level = logging.DEBUG if self.crawler.stats.get_value("links/capped_pages") > 1 \
+                else logging.WARNING
+            logger.log(level, "%s links to more pages than LINKS_MAX_PER_PAGE (%d): only the "
+                              "first %d are followed", response.url, limit, limit)
         urls += page_relation_links(root, base_url)
         # One request per page linked, however many anchors and fragments point at it.
         for url in dict.fromkeys(filter(None, map(self._canonical_link, dict.fromkeys(urls)))):

@@ -79,7 +79,9 @@ def charset_page(charset: str, mode: str) -> tuple[bytes, str]:
         # The most common real-world mistake: a template says UTF-8, the content is legacy bytes.
         meta = '<meta charset="utf-8">'
     # The title names neither the charset nor the mode: a detector must not read the answer.
-    page = article("Encoding sample", [text, text], head=meta)
+    # One ASCII sentence tells the pages apart (the same text under several URLs is one page).
+    sample = f"Sample {CHARSET_MODES.index(mode) + 1} of {len(CHARSET_MODES)}."
+    page = article("Encoding sample", [text, text, sample], head=meta)
     body = page.encode(charset)
     content_type = f"text/html; charset={charset}" if mode == "header" else "text/html"
     return body, content_type
@@ -106,6 +108,22 @@ def nested_tables_page(depth: int = 500) -> str:
             + "<table><tr><td>" * depth
             + "<p>Innermost cell. " + FILLER + "</p>"
             + "</td></tr></table>" * depth + "</body></html>")
+
+
+def many_attributes_page(count: int = 150_000) -> str:
+    """An article after one element carrying ``count`` attributes (about 1.4 MB), linking a
+    control page."""
+    attributes = " ".join(f'data-a{i}="v"' for i in range(count))
+    return article("Many attributes", [f"Text after the attributes. {FILLER}"],
+                   links=["/ok/after-attributes"]).replace("<main>", f"<div {attributes}></div><main>")
+
+
+def deep_block_page(depth: int = 10_000) -> str:
+    """An article whose middle is ``depth`` nested elements, with text before and after."""
+    return ("<html><head><title>Deep block</title></head><body><main><article><h1>Deep block</h1>"
+            f"<p>Text before the deep block. {FILLER}</p>" + "<div>" * depth
+            + "<span>Inside the deep block.</span>" + "</div>" * depth
+            + f"<p>Text after the deep block. {FILLER}</p></article></main></body></html>")
 
 
 def long_line_page(size: int = 5 * 1024 * 1024) -> bytes:

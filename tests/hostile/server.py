@@ -49,6 +49,8 @@ class HostileServer(ThreadingHTTPServer):
                  site_delay: float = 0.0, robots: str = "allow") -> None:
         super().__init__(("127.0.0.1", port), HostileHandler)
         self.robots_mode = robots
+        #: Sitemaps robots.txt lists (in the "allow" mode).
+        self.sitemap_paths = ["/sitemaps/deep/0.xml", "/sitemaps/wide.xml"]
         self.site_pages = site_pages
         self.site_fanout = site_fanout
         self.site_delay = site_delay
@@ -177,8 +179,8 @@ class HostileHandler(BaseHTTPRequestHandler):
                     break
                 self.wfile.write(filler)
         else:
-            self.send(200, rules + "Sitemap: /sitemaps/deep/0.xml\nSitemap: /sitemaps/wide.xml\n",
-                      "text/plain")
+            sitemaps = "".join(f"Sitemap: {path}\n" for path in self.server.sitemap_paths)
+            self.send(200, rules + sitemaps, "text/plain")
 
     def private(self, rest: str, query: dict, count: int) -> None:
         """A page robots.txt forbids."""
@@ -319,6 +321,61 @@ class HostileHandler(BaseHTTPRequestHandler):
             rest.split("?")[0], "Session start")
         self.send(200, pages.article(title, [f"{title}. " + pages.FILLER], links=links))
 
+    def token_session(self, rest: str, query: dict, count: int) -> None:
+        """Like ``/session/``, with session ids under names no list knows (``s``, ``token``,
+        ``sessionkey``), fresh on every render."""
+        def token() -> str:
+            return os.urandom(10).hex()
+        links = [f"/tsession/item?id=1&s={token()}", f"/tsession/item?id=2&token={token()}",
+                 f"/tsession/item?id=3&sessionkey={token()}"]
+        item = (query.get("id") or [""])[0]
+        title = f"Token session item {item}" if rest == "item" else "Token session start"
+        self.send(200, pages.article(title, [f"{title}. " + pages.FILLER], links=links))
+
+    def query_growth(self, rest: str, query: dict, count: int) -> None:
+        """Each page links its own URL with one more parameter (a new name each time)."""
+        names = sorted(query, key=lambda k: int(k[1:]) if k[1:].isdigit() else 0)
+        extra = f"p{len(names) + 1}=1"
+        target = self.path + ("&" if "?" in self.path else "?") + extra
+        self.send(200, pages.article("Growing query", ["Growing query. " + pages.FILLER],
+                                     links=[target]))
+
+    def path_growth(self, rest: str, query: dict, count: int) -> None:
+        """Each page links a relative ``sN/``: ``/pgrow/s1/s2/s3/...`` with distinct segments."""
+        depth = rest.count("/")
+        self.send(200, pages.article("Growing path", ["Growing path. " + pages.FILLER],
+                                     links=[f"s{depth + 1}/"]))
+
+    def case_insensitive(self, rest: str, query: dict, count: int) -> None:
+        """``/ci/<anything>`` answers like a case-insensitive server: ``/ci/page`` in any
+        letter case is one page, which links itself under two other case variants."""
+        if rest.lower() != "page":
+            self.send(404, "")
+            return
+        variants = {"".join(c.upper() if (hash((rest, i, n)) >> 3) & 1 else c
+                            for i, c in enumerate("page")) for n in range(6)}
+        self.send(200, pages.article("Case-insensitive page", ["One page, any case. "
+                                                               + pages.FILLER],
+                                     links=[f"/ci/{v}" for v in sorted(variants)]))
+
+    def many(self, rest: str, query: dict, count: int) -> None:
+        """``links/<n>``: a page of n links; ``sitemap/<n>.xml``: a sitemap of n URLs; both to
+        ``t/<i>``, small pages."""
+        kind, _, arg = rest.partition("/")
+        if kind == "links":
+            n = int(arg)
+            links = "".join(f'<a href="/many/t/{i}">item {i}</a>\n' for i in range(n))
+            self.send(200, f"<html><head><title>{n} links</title></head><body><main><p>"
+                           f"{pages.FILLER}</p>{links}</main></body></html>")
+        elif kind == "sitemap":
+            n = int(arg.removesuffix(".xml"))
+            entries = "".join(f"<url><loc>{self.origin}/many/t/{i}</loc></url>" for i in range(n))
+            self.send(200, '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.'
+                           f'sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>',
+                      "application/xml")
+        else:
+            self.send(200, pages.article(f"Item {arg}", [f"Item {arg}. " + pages.FILLER]))
+
     def status(self, rest: str, query: dict, count: int) -> None:
         """Error statuses; some recover after a number of hits."""
         if rest in ("404", "410", "500"):
@@ -426,7 +483,8 @@ class HostileHandler(BaseHTTPRequestHandler):
         """Unclosed tags, deep tables, a 5 MB single line, NUL bytes."""
         makers: dict[str, Callable[[], str | bytes]] = {
             "unclosed": pages.unclosed_tags_page, "tables": pages.nested_tables_page,
-            "long-line": pages.long_line_page, "nulls": pages.null_bytes_page}
+            "long-line": pages.long_line_page, "nulls": pages.null_bytes_page,
+            "attributes": pages.many_attributes_page, "deep": pages.deep_block_page}
         self.send(200, makers[rest]())
 
     def xss(self, rest: str, query: dict, count: int) -> None:
@@ -493,6 +551,11 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/grow/", HostileHandler.grow),
     ("/session/", HostileHandler.session),
     ("/status/", HostileHandler.status),
+    ("/tsession/", HostileHandler.token_session),
+    ("/qgrow", HostileHandler.query_growth),
+    ("/pgrow/", HostileHandler.path_growth),
+    ("/ci/", HostileHandler.case_insensitive),
+    ("/many/", HostileHandler.many),
     ("/hang", HostileHandler.hang),
     ("/drop", HostileHandler.drop),
     ("/huge", HostileHandler.huge),
@@ -515,6 +578,7 @@ INDEX_LINKS: list[str] = [
     "/redirect/offhost", "/redirect/pretty/", "/redirect/pretty/guide/",
     "/redirect/pretty/refresh/",
     "/cal/2026/11", "/list?page=1", "/rep/", "/grow/", "/session/", "/session/login",
+    "/tsession/", "/qgrow", "/pgrow/", "/ci/page",
     "/status/404", "/status/410", "/status/500", "/status/429-retry-after", "/status/429-always",
     "/status/503-retry-after-long", "/status/503-then-ok",
     "/status/503-text-then-ok", "/status/500-json-then-ok", "/status/429-empty-then-ok",
@@ -526,6 +590,7 @@ INDEX_LINKS: list[str] = [
     *(f"/charset/{c}/{m}" for c in pages.CHARSET_TEXTS for m in pages.CHARSET_MODES),
     "/charset/utf-8-as-latin-1",
     "/malformed/unclosed", "/malformed/tables", "/malformed/long-line", "/malformed/nulls",
+    "/malformed/attributes", "/malformed/deep",
     "/xss/1",
     "/internal/links", *(f"/internal/redirect/{t}" for t in
                          ("metadata", "private", "localhost", "ipv6", "decimal")),

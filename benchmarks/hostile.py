@@ -1,0 +1,110 @@
+"""Peak memory and wall time of crawls of hostile cases: a page with 200,000 links, a sitemap of
+50,000 URLs, session tokens under unknown names, and URLs that grow without changing the page.
+
+Serves the hostile test server on 127.0.0.1 and runs ``scrapy crawl domain`` on each case, from
+this project or from another checkout of it (``--project DIR``, to compare a version before a
+change in the same run). For each case prints the crawl process's peak RSS (VmHWM, sampled from
+/proc while it runs, extraction workers not included), the wall time, the requests the server
+received for the case and the rows stored. Each crawl stops after ``--seconds`` (a bounded
+crawl must end by itself before that) or when it ends by itself.
+
+    python benchmarks/hostile.py [--project DIR] [--links 200000] [--sitemap-urls 50000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from tests.hostile.server import HostileServer  # noqa: E402
+
+
+def peak_rss_mib(pid: int) -> float | None:
+    """VmHWM of a running process in MiB (None once it has exited)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def run_case(project: Path, server: HostileServer, name: str, start: str, prefix: str,
+             seconds: float, sitemaps: bool) -> dict:
+    """One crawl of one case: peak RSS, wall time, requests for the case, rows stored."""
+    before = len(server.hits(prefix))
+    with tempfile.TemporaryDirectory(prefix="hostile-bench-") as tmp:
+        db = Path(tmp) / "crawl.db"
+        stats_path = Path(tmp) / "stats.json"
+        command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a", f"start={start}",
+                   "-a", "render=never", "-a", f"sitemaps={str(sitemaps).lower()}",
+                   "-s", f"SQLITE_PATH={db}", "-s", f"CRAWL_STATS_PATH={stats_path}",
+                   "-s", "AUTOTHROTTLE_ENABLED=false", "-s", "LOG_LEVEL=WARNING",
+                   "-s", f"CLOSESPIDER_TIMEOUT={seconds}", "-s", "DEFAULT_FEED_URI=",
+                   "-s", "DOMAIN_DEDUP_ENABLED=false"]
+        started = time.monotonic()
+        process = subprocess.Popen(command, cwd=project, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        peak = 0.0
+        while process.poll() is None:
+            sample = peak_rss_mib(process.pid)
+            if sample:
+                peak = max(peak, sample)
+            time.sleep(0.1)
+        wall = time.monotonic() - started
+        rows = 0
+        if db.exists():
+            conn = sqlite3.connect(db)
+            try:
+                rows = conn.execute("SELECT count(*) FROM pages WHERE url LIKE ?",
+                                    [f"%{prefix}%"]).fetchone()[0]
+            finally:
+                conn.close()
+        stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+    return {"case": name, "peak_rss_mib": round(peak), "wall_s": round(wall, 1),
+            "requests": len(server.hits(prefix)) - before, "rows": rows,
+            "finish_reason": stats.get("finish_reason"), "exit": process.returncode}
+
+
+def main() -> None:
+    """Run every case once against the chosen project and print one JSON line per case."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--project", type=Path, default=REPO_ROOT)
+    parser.add_argument("--links", type=int, default=200_000)
+    parser.add_argument("--sitemap-urls", type=int, default=50_000)
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--cases", default="links,sitemap,tokens,query-growth,path-growth")
+    args = parser.parse_args()
+    server = HostileServer().start()
+    try:
+        base = server.base
+        cases = {
+            "links": (f"{base}/many/links/{args.links}", "/many/", False),
+            "sitemap": (f"{base}/ok/1", "/many/", True),
+            "tokens": (f"{base}/tsession/", "/tsession/", False),
+            "query-growth": (f"{base}/qgrow", "/qgrow", False),
+            "path-growth": (f"{base}/pgrow/", "/pgrow/", False),
+        }
+        server.sitemap_paths = [f"/many/sitemap/{args.sitemap_urls}.xml"]
+        for name in args.cases.split(","):
+            start, prefix, sitemaps = cases[name]
+            result = run_case(args.project, server, name, start, prefix, args.seconds, sitemaps)
+            result["project"] = str(args.project)
+            print(json.dumps(result), flush=True)
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
