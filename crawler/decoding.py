@@ -14,8 +14,11 @@ import codecs
 import logging
 import re
 
+from dataclasses import dataclass
+
 import charset_normalizer
-from w3lib.encoding import resolve_encoding
+from charset_normalizer.md import mess_ratio
+from w3lib.encoding import html_body_declared_encoding, resolve_encoding
 
 logger = logging.getLogger(__name__)
 
@@ -61,31 +64,12 @@ def _normalise_encoding(name: str) -> str | None:
 
 
 def _decode_undeclared(data: bytes) -> tuple[str, str]:
-    """Decode page bytes whose charset nobody recorded: BOM, then valid UTF-8, then meta charset,
-    then detection."""
-    for bom, name in _BOMS:
-        if data.startswith(bom):
-            return data[len(bom):].decode(name, errors="replace"), name
-    # Bytes that decode as UTF-8 are UTF-8 (non-ASCII text in another charset almost never forms
-    # valid UTF-8), whatever a stale <meta charset> says; this also covers re-encoded archives.
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    match = _META_CHARSET.search(data[:4096])
-    declared = _normalise_encoding(match.group(1).decode("ascii", "ignore")) if match else None
-    if declared and declared not in ("utf-8", "utf-16-le", "utf-16-be", "utf-16"):
-        try:
-            return data.decode(declared), declared
-        except (UnicodeDecodeError, LookupError):
-            logger.debug("declared charset %s does not decode the page", declared)
-    try:
-        best = charset_normalizer.from_bytes(data[:200_000]).best()
-        if best is not None and best.encoding:
-            return data.decode(best.encoding, errors="replace"), best.encoding
-    except Exception:  # noqa: BLE001 - detection is best effort
-        logger.debug("charset detection failed", exc_info=True)
-    return data.decode("cp1252", errors="replace"), "cp1252"
+    """Decode page bytes whose charset nobody recorded: the bytes decide between what the
+    page's ``<meta>`` declares and what they are (:func:`choose_charset`)."""
+    choice = choose_charset(data, None, html_body_declared_encoding(data[:4096]))
+    codec = codecs.lookup(choice.codec or "cp1252").name
+    start = len(choice.bom)
+    return data[start:].decode(codec, errors="replace"), codec
 
 
 
@@ -169,3 +153,155 @@ def decodes_but_cut(sample: bytes, codec: str) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+#: Wide encodings: text in them is full of NUL bytes, and without a byte-order mark only a
+#: declaration names them.
+WIDE_CHARSETS = frozenset({"utf_16", "utf_16_le", "utf_16_be", "utf_32", "utf_32_le",
+                           "utf_32_be"})
+#: Share of a sample's non-ASCII bytes that may be invalid for a page to still count as UTF-8
+#: with a few broken bytes (a truncated character, one pasted from elsewhere).
+UTF8_MAX_ERROR_SHARE = 0.01
+#: Valid multi-byte characters a sample with broken bytes needs to count as UTF-8.
+UTF8_MIN_VALID_CHARS = 8
+#: Mess ratio (charset-normalizer) above which a declared charset's text is checked against
+#: detection; text in its right charset scores near 0, mojibake 0.1 and more.
+SUSPICIOUS_MESS = 0.1
+
+
+@dataclass(frozen=True)
+class CharsetChoice:
+    """What the bytes of a page are in, and how that was decided.
+
+    ``codec`` is a Python codec name (None when nothing decodes the bytes); ``source`` says which
+    evidence won: ``bom``, ``header``, ``meta`` (a declaration the bytes confirm), ``bytes`` (the
+    bytes themselves, against or without a declaration) or ``none``; ``outcome`` is
+    ``declared``, ``detected`` (nothing usable declared) or ``corrected`` (a declaration lost).
+    """
+
+    codec: str | None
+    source: str
+    outcome: str
+    why: str = ""
+    bom: bytes = b""
+
+
+def choose_charset(body: bytes, header_label: str | None,
+                   meta_label: str | None) -> CharsetChoice:
+    """Decide the charset of page bytes from the HTTP header's charset, the ``<meta>`` charset
+    and the bytes: a byte-order mark wins; otherwise each declaration is tried on the bytes,
+    and when they disagree (or none fits) the bytes decide.
+
+    - Valid UTF-8 with non-ASCII text is UTF-8 whatever is declared (other charsets almost
+      never form valid UTF-8 by accident).
+    - A declared UTF-16/32 (no mark) is kept when the bytes decode in it as text.
+    - Declarations that decode the bytes without error: one is used as is; two that disagree
+      are judged by how plausible their text is (charset-normalizer's mess ratio).
+    - Bytes that are UTF-8 but for a few broken bytes beat a declaration whose text is less
+      plausible (a legacy multi-byte charset often "decodes" UTF-8 into nonsense).
+    - Nothing fits: detection (:func:`detect`).
+    """
+    for bom, name in _BOMS:
+        if body.startswith(bom):
+            return CharsetChoice(codec_name(name) or name, "bom", "declared", "byte-order mark",
+                                 bom=bom)
+    sample = body[:DETECT_SAMPLE]
+    declared = [(source, label, codec_name(label)) for source, label in
+                (("header", header_label), ("meta", meta_label)) if label]
+    known = [(source, label, codec) for source, label, codec in declared if codec]
+    named = ", ".join(f"{source} {label}" for source, label, _ in declared) or "nothing"
+    if sample.isascii():
+        if known:
+            return CharsetChoice(known[0][2], known[0][0], "declared")
+        return CharsetChoice("utf_8", "none", "declared", "ASCII")
+    utf8_valid = decodes(sample, "utf-8") or decodes_but_cut(sample, "utf-8")
+    wide = [(s, l, c) for s, l, c in known if c in WIDE_CHARSETS]
+    for source, label, codec in wide:
+        if _reads_as_wide_text(sample, codec):
+            return CharsetChoice(_wide_codec(sample, codec), source, "declared")
+    narrow = [(s, l, c) for s, l, c in known if c not in WIDE_CHARSETS]
+    if utf8_valid:
+        if all(codec == "utf_8" for _, _, codec in narrow) and narrow:
+            return CharsetChoice("utf_8", narrow[0][0], "declared")
+        return CharsetChoice("utf_8", "bytes", "corrected" if known else "detected",
+                             f"declared {named} but the bytes are valid UTF-8")
+    fitting = [(s, l, c) for s, l, c in narrow
+               if decodes(sample, c) or decodes_but_cut(sample, c)]
+    if fitting:
+        source, label, codec = min(fitting, key=lambda f: _mess(sample, f[2]))
+        if _mostly_utf8(sample) and _mess(sample, "utf_8") < _mess(sample, codec):
+            return CharsetChoice("utf_8", "bytes", "corrected",
+                                 f"declared {named}; the bytes are UTF-8 with a few broken "
+                                 "bytes and read better so")
+        if _mess(sample, codec) > SUSPICIOUS_MESS:
+            detected = detect(body)
+            if detected and _mess(sample, detected) + SUSPICIOUS_MESS < _mess(sample, codec):
+                return CharsetChoice(detected, "bytes", "corrected",
+                                     f"declared {named}; the bytes read as {detected}")
+        if (source, codec) == (narrow[0][0], narrow[0][2]):
+            return CharsetChoice(codec, source, "declared")
+        return CharsetChoice(codec, source, "corrected",
+                             f"declared {named}; the bytes read as {label}")
+    if _mostly_utf8(sample):
+        return CharsetChoice("utf_8", "bytes", "corrected" if known else "detected",
+                             f"declared {named}; the bytes are UTF-8 with a few broken bytes")
+    codec = detect(body)
+    if codec is None:
+        return CharsetChoice(None, "none", "undecodable", f"declared {named}")
+    return CharsetChoice(codec, "bytes", "corrected" if known else "detected",
+                         f"declared {named} does not decode the body" if known
+                         else "no charset declared" if not declared
+                         else f"no charset declared ({named} unknown)")
+
+
+def is_declared_wide_text(body: bytes, label: str | None) -> bool:
+    """Whether a body declared as UTF-16/32 (no byte-order mark needed) reads as markup in it:
+    such a body is full of NUL bytes without being binary."""
+    codec = codec_name(label)
+    return codec in WIDE_CHARSETS and _reads_as_wide_text(body[:DETECT_SAMPLE], codec)
+
+
+def _wide_codec(sample: bytes, codec: str) -> str:
+    """``utf_16``/``utf_32`` without a mark: the byte order whose text reads as markup."""
+    if codec in ("utf_16", "utf_32"):
+        for order in ("_le", "_be"):
+            if _reads_as_wide_text(sample, codec + order):
+                return codec + order
+    return codec
+
+
+def _reads_as_wide_text(sample: bytes, codec: str) -> bool:
+    """Whether the sample decodes in a wide encoding (either byte order when it has none) into
+    text that holds markup."""
+    if codec in ("utf_16", "utf_32"):
+        return any(_reads_as_wide_text(sample, codec + order) for order in ("_le", "_be"))
+    unit = 4 if codec.startswith("utf_32") else 2
+    try:
+        text = codecs.getincrementaldecoder(codec)().decode(
+            sample[:len(sample) - len(sample) % unit], final=False)
+    except UnicodeDecodeError:
+        return False
+    return "<" in text[:4096] and not _CONTROL_TEXT.search(text[:4096])
+
+
+_CONTROL_TEXT = re.compile(r"[\x00-\x08\x0e-\x1f]")
+
+
+def _mostly_utf8(sample: bytes) -> bool:
+    """Whether the sample is UTF-8 but for a few invalid bytes."""
+    non_ascii = sum(1 for byte in sample if byte >= 0x80)
+    if not non_ascii:
+        return False
+    text = sample.decode("utf-8", errors="replace")
+    errors = text.count("\ufffd")
+    valid = sum(1 for char in text if ord(char) >= 0x80) - errors
+    # A legacy page with one accented letter is one "error" too: ask for real UTF-8 around it.
+    return valid >= UTF8_MIN_VALID_CHARS and errors <= max(1, UTF8_MAX_ERROR_SHARE * non_ascii)
+
+
+def _mess(sample: bytes, codec: str) -> float:
+    """How implausible the sample's text is in this codec (0 reads well)."""
+    try:
+        return mess_ratio(sample.decode(codec, errors="replace")[:20000], maximum_threshold=1.0)
+    except LookupError:
+        return 1.0

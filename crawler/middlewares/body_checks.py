@@ -5,7 +5,8 @@ A PDF, image or archive sent with ``Content-Type: text/html`` passes any header 
 first bytes give it away (magic numbers, or a large share of control bytes). Such responses and
 empty 200s are dropped before extraction, each with a stat (``response/empty``,
 ``response/binary_as_html`` and ``response/binary_as_html/<kind>``) and a WARNING line.
-A few stray NUL bytes in real HTML do not make it binary.
+A few stray NUL bytes in real HTML do not make it binary, nor do the many of a page in UTF-16
+that its ``Content-Type`` declares without a byte-order mark.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
+from w3lib.encoding import http_content_type_encoding
+
+from crawler.decoding import is_declared_wide_text
 
 logger = logging.getLogger(__name__)
 
@@ -119,7 +123,8 @@ class BodyCheckMiddleware:
             logger.warning("Empty body: %s (HTTP %d, %d bytes); nothing to extract",
                            response.url, response.status, len(response.body))
             raise IgnoreRequest("empty body")
-        if self.config.drop_binary:
+        if self.config.drop_binary and not is_declared_wide_text(
+                response.body, http_content_type_encoding(declared)):
             kind = binary_kind(response.body)
             if kind is not None:
                 self.stats.inc_value("response/binary_as_html")

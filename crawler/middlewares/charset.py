@@ -1,14 +1,17 @@
 """Give every HTML response the charset its bytes are really in, so the stored text is right.
 
 Scrapy trusts the HTTP header, then ``<meta>``, then tries ASCII and UTF-8 only. That loses text
-when a page declares nothing and is not UTF-8 (Shift_JIS, GBK, cp1252...), or declares the
-wrong charset. This middleware checks the declaration against the bytes and, where it is
-missing or wrong, detects the charset (charset-normalizer) and sets it on the response:
+when a page declares nothing and is not UTF-8 (Shift_JIS, GBK, cp1252...), declares the wrong
+charset, or declares two that disagree. This middleware asks the project's one decoder
+(:func:`crawler.decoding.choose_charset`: the declarations are tried on the bytes, and the
+bytes decide) and sets its answer on the response:
 
 - ``charset/detected``: nothing declared, the bytes are not UTF-8; detected charset used.
 - ``charset/corrected``: the declared charset cannot decode the bytes (or a single-byte
   charset is declared for a valid UTF-8 body); detected charset used instead.
 - ``charset/undecodable``: no charset decodes the bytes cleanly; Scrapy's choice kept.
+- ``charset/won/<header|meta|bytes>``: which evidence won, counted when the header and
+  ``<meta>`` disagree or a declaration lost.
 """
 
 from __future__ import annotations
@@ -19,10 +22,9 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response, TextResponse
-from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom
+from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding
 
-from crawler.decoding import DETECT_SAMPLE, PERMISSIVE_CHARSETS, codec_name, decodes, \
-    decodes_but_cut, detect
+from crawler.decoding import choose_charset, codec_name
 
 logger = logging.getLogger(__name__)
 
@@ -41,37 +43,27 @@ class CharsetMiddleware:
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Response:
-        """The response, with its encoding set when the declaration was missing or wrong."""
+        """The response, with its encoding set to what :func:`choose_charset` decides."""
         if not isinstance(response, TextResponse) or not response.body:
             return response
         body = response.body
-        if read_bom(body)[0]:
-            return response  # a byte-order mark is unambiguous
-        content_type = response.headers.get("Content-Type", b"").decode("latin-1")
-        label = http_content_type_encoding(content_type) or html_body_declared_encoding(body)
-        declared = codec_name(label)
-        if declared is None:
-            if body.isascii() or decodes(body, "utf-8"):
-                return response  # Scrapy's own fallback handles these
-            return self._use(response, detect(body), "detected",
-                             f"no charset declared ({label!r} unknown)" if label
-                             else "no charset declared")
-        if decodes(body, declared):
-            if declared in PERMISSIVE_CHARSETS and not body.isascii() and decodes(body, "utf-8"):
-                return self._use(response, "utf_8", "corrected",
-                                 f"declared {label} but the body is valid UTF-8")
-            return response
-        return self._use(response, detect(body), "corrected",
-                         f"declared {label} does not decode the body")
-
-    def _use(self, response: Response, codec: str | None, outcome: str, why: str) -> Response:
-        """Set the encoding (counted and logged), or keep Scrapy's when nothing fits."""
-        sample = response.body[:DETECT_SAMPLE]
-        if codec is None or not (decodes(sample, codec) or decodes_but_cut(sample, codec)):
+        header = http_content_type_encoding(
+            response.headers.get("Content-Type", b"").decode("latin-1"))
+        meta = html_body_declared_encoding(body)
+        choice = choose_charset(body, header, meta)
+        if choice.source == "bom":
+            return response  # Scrapy reads the mark itself
+        if choice.codec is None:
             self.stats.inc_value("charset/undecodable")
             logger.warning("Charset of %s unknown (%s); decoding as %s with replacements",
-                           response.url, why, response.encoding)
+                           response.url, choice.why, response.encoding)
             return response
-        self.stats.inc_value(f"charset/{outcome}")
-        logger.info("Charset of %s: %s (%s)", response.url, codec, why)
-        return response.replace(encoding=codec)
+        disagree = bool(header and meta and codec_name(header) != codec_name(meta))
+        if choice.outcome != "declared" or disagree:
+            self.stats.inc_value(f"charset/won/{choice.source}")
+        if choice.outcome != "declared":
+            self.stats.inc_value(f"charset/{choice.outcome}")
+            logger.info("Charset of %s: %s (%s)", response.url, choice.codec, choice.why)
+        if codec_name(response.encoding) == choice.codec:
+            return response
+        return response.replace(encoding=choice.codec)

@@ -87,6 +87,33 @@ def charset_page(charset: str, mode: str) -> tuple[bytes, str]:
     return body, content_type
 
 
+#: Pages whose declarations disagree with each other or with the bytes: body bytes, Content-Type,
+#: and the charset whose markers the stored text must hold.
+def conflicting_charset_page(case: str) -> tuple[bytes, str, str]:
+    """``utf16-header``: UTF-16 without a byte-order mark, declared in the header only;
+    ``broken-utf8-as-sjis``: UTF-8 with one broken byte, declared Shift_JIS;
+    ``latin2-header-utf8-meta`` and ``cp1251-header-utf8-meta``: a header charset the correct
+    ``<meta charset=utf-8>`` and the bytes contradict."""
+    if case == "utf16-header":
+        page = article("Encoding sample", [CHARSET_TEXTS["cp1252"], "Wide sample."])
+        return page.encode("utf-16-le"), "text/html; charset=utf-16", "cp1252"
+    if case == "broken-utf8-as-sjis":
+        text = CHARSET_TEXTS["shift_jis"]
+        body = article("Encoding sample", [text, text, "Broken sample."]).encode("utf-8")
+        cut = body.index("館長".encode("utf-8"))
+        return body[:cut] + b"\xff" + body[cut:], "text/html; charset=shift_jis", "shift_jis"
+    header = {"latin2-header-utf8-meta": "iso-8859-2",
+              "cp1251-header-utf8-meta": "windows-1251"}[case]
+    page = article("Encoding sample", [CHARSET_TEXTS["cp1252"], f"Conflict sample {header}."],
+                   head='<meta charset="utf-8">')
+    return page.encode("utf-8"), f"text/html; charset={header}", "cp1252"
+
+
+#: The cases of :func:`conflicting_charset_page`.
+CONFLICTING_CHARSET_CASES = ("utf16-header", "broken-utf8-as-sjis", "latin2-header-utf8-meta",
+                             "cp1251-header-utf8-meta")
+
+
 def utf8_declared_latin1_page() -> tuple[bytes, str]:
     """UTF-8 bytes whose header wrongly says ISO-8859-1 (the other common mistake)."""
     text = CHARSET_TEXTS["cp1252"]

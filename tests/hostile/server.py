@@ -474,6 +474,8 @@ class HostileHandler(BaseHTTPRequestHandler):
         """``/charset/<charset>/<mode>`` and ``/charset/utf-8-as-latin-1``."""
         if rest == "utf-8-as-latin-1":
             body, content_type = pages.utf8_declared_latin1_page()
+        elif rest.startswith("conflict/"):
+            body, content_type, _ = pages.conflicting_charset_page(rest.split("/", 1)[1])
         else:
             name, mode = rest.split("/")
             body, content_type = pages.charset_page(name, mode)
@@ -589,8 +591,8 @@ INDEX_LINKS: list[str] = [
     "/empty",
     *(f"/charset/{c}/{m}" for c in pages.CHARSET_TEXTS for m in pages.CHARSET_MODES),
     "/charset/utf-8-as-latin-1",
+    *(f"/charset/conflict/{c}" for c in pages.CONFLICTING_CHARSET_CASES),
     "/malformed/unclosed", "/malformed/tables", "/malformed/long-line", "/malformed/nulls",
-    "/malformed/attributes", "/malformed/deep",
     "/xss/1",
     "/internal/links", *(f"/internal/redirect/{t}" for t in
                          ("metadata", "private", "localhost", "ipv6", "decimal")),
@@ -603,6 +605,8 @@ GROUPS: dict[str, list[str]] = {
                   "/malformed/nulls"],
     # No metadata address here: this group is also crawled with the guard turned off.
     "internal": [f"/internal/redirect/{t}" for t in ("private", "localhost", "ipv6")],
+    # Pages that are slow to parse: crawled on their own, away from the 50 MB bodies.
+    "heavy": ["/malformed/attributes", "/malformed/deep"],
     # Same-page redirects that end on other hosts: crawled with the guard turned off too.
     "escape": [f"/redirect/escape/{t}/" for t in
                ("localhost", "loopback2", "zero", "integer", "mapped")],
