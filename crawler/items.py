@@ -21,6 +21,7 @@ class PageItem:
     encoding: str
     canonical_url: str | None = None
     depth: int = 0
+    render_reason: str | None = None
     title: str | None = None
     author: str | None = None
     published: str | None = None

@@ -1,8 +1,16 @@
 """When a page needs a browser, and how the browser is found and launched.
 
-``looks_like_js_shell`` is a cheap text check on the plain download (no parse): a page whose
-visible text is tiny, whose app root is empty, or whose ``<noscript>`` asks for JavaScript is
-fetched again through scrapy-playwright.
+Two moments decide it under ``render=auto``:
+
+- before extraction, ``looks_like_js_shell`` is a cheap text check on the plain download (no
+  parse): a page whose visible text is tiny, whose app root is empty, or whose ``<noscript>``
+  asks for JavaScript is fetched again through scrapy-playwright;
+- after extraction, a page whose main content came out thin (or failed the quality gate) is
+  fetched again when ``javascript_signals`` finds that scripts build its content: an empty app
+  root, a ``<noscript>`` asking for JavaScript, a large inline state blob (``__NEXT_DATA__``,
+  ``window.__INITIAL_STATE__ = {...}``), or most of the body's bytes inside ``<script>``. This
+  catches single-page apps that server-render their chrome (header, navigation, carousels, a
+  cookie banner, a footer) around an empty root, whose visible text is long.
 """
 
 from __future__ import annotations
@@ -14,9 +22,15 @@ import shutil
 from dataclasses import dataclass
 from typing import Any
 
+from scrapy.settings import BaseSettings
+
+from crawler.startup import SettingError, read_number
+
 logger = logging.getLogger(__name__)
 
 RENDER_MODES = ("never", "auto", "always")
+#: Page events Playwright's ``goto`` can wait for (RENDER_WAIT_UNTIL).
+WAIT_EVENTS = ("commit", "domcontentloaded", "load", "networkidle")
 
 #: Chromium flags for a headless browser run as root on a machine without outside network.
 CHROMIUM_ARGS = [
@@ -50,6 +64,21 @@ _BODY = re.compile(r"<body\b[^>]*>(.*)", re.I | re.S)
 #: Below this many characters of visible text a page is taken for a shell.
 MIN_VISIBLE_CHARS = 200
 
+_INLINE_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.I | re.S)
+_SCRIPT_SRC = re.compile(r"\bsrc\s*=", re.I)
+#: An inline script that hands the page's data to the app: JSON data island, or a global
+#: assigned an object literal (``window.__INITIAL_STATE__ = {``, ``self.__next_f.push(``).
+_STATE_SCRIPT = re.compile(
+    r"^\s*(?:(?:window|self|globalThis)\.[\w$]+\s*=|(?:var|let|const)\s+__[\w$]+\s*=|"
+    r"(?:window|self)\.[\w$]+\.push\()\s*[\[{(\"']", re.S)
+_JSON_TYPE = re.compile(r"\btype\s*=\s*[\"']?application/(?:ld\+)?json", re.I)
+_LD_JSON_TYPE = re.compile(r"\btype\s*=\s*[\"']?application/ld\+json", re.I)
+#: An inline state blob at least this long (characters) is the page's data waiting for a script.
+#: Small ones are configuration (a few hundred characters); a page's data runs to kilobytes.
+MIN_STATE_BLOB_CHARS = 1000
+#: Share of the body's characters inside <script> above which scripts are most of the page.
+SCRIPT_BODY_SHARE = 0.5
+
 
 @dataclass(frozen=True)
 class ShellVerdict:
@@ -78,6 +107,58 @@ def looks_like_js_shell(html: str) -> ShellVerdict:
     if visible < MIN_VISIBLE_CHARS and "<script" in html.lower():
         return ShellVerdict(True, "little_visible_text")
     return ShellVerdict(False)
+
+
+@dataclass(frozen=True)
+class RenderConfig:
+    """How a page is rendered: the event ``goto`` waits for and its time limit."""
+
+    wait_until: str
+    timeout_ms: int
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> RenderConfig:
+        """Read RENDER_WAIT_UNTIL and RENDER_TIMEOUT_MS; SettingError names a bad one."""
+        wait_until = str(settings.get("RENDER_WAIT_UNTIL", "networkidle")).strip().lower()
+        if wait_until not in WAIT_EVENTS:
+            raise SettingError(f"RENDER_WAIT_UNTIL must be one of {', '.join(WAIT_EVENTS)}, "
+                               f"got {settings.get('RENDER_WAIT_UNTIL')!r}")
+        return cls(wait_until=wait_until,
+                   timeout_ms=read_number(settings, "RENDER_TIMEOUT_MS", whole=True,
+                                          minimum=1000, maximum=600_000))
+
+    def request_meta(self) -> dict[str, Any]:
+        """``Request.meta`` that sends a request through the browser."""
+        return {"playwright": True,
+                "playwright_page_goto_kwargs": {"wait_until": self.wait_until,
+                                                "timeout": self.timeout_ms}}
+
+
+def javascript_signals(html: str) -> list[str]:
+    """Why the page looks built by scripts (stat keys, strongest first); empty when it does not.
+
+    Unlike :func:`looks_like_js_shell` this ignores how much text the page shows: it is asked
+    only about pages whose extracted main content came out thin.
+    """
+    signals = []
+    if _EMPTY_APP_ROOT.search(html):
+        signals.append("empty_app_root")
+    if any(_NOSCRIPT_ASKS_JS.search(_TAG.sub(" ", n)) for n in _NOSCRIPT.findall(html)):
+        signals.append("noscript_asks_javascript")
+    inline = [(attributes, code) for attributes, code in _INLINE_SCRIPT.findall(html)
+              # external code, or structured data that the extraction reads already
+              if not (_SCRIPT_SRC.search(attributes) or _LD_JSON_TYPE.search(attributes))]
+    if any(len(code) >= MIN_STATE_BLOB_CHARS
+           and (_JSON_TYPE.search(attributes) or _STATE_SCRIPT.match(code))
+           for attributes, code in inline):
+        signals.append("inline_state_blob")
+    body_match = _BODY.search(html)
+    body = body_match.group(1) if body_match else html
+    body_scripts = sum(len(code) for attributes, code in _INLINE_SCRIPT.findall(body)
+                       if not _LD_JSON_TYPE.search(attributes))
+    if body and body_scripts / len(body) > SCRIPT_BODY_SHARE:
+        signals.append("script_heavy_body")
+    return signals
 
 
 def should_abort_request(request: Any) -> bool:

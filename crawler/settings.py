@@ -14,6 +14,8 @@ from crawler.items import FEED_FIELDS
 BOT_NAME = "crawler"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
+# `scrapy crawl` exits with a code decided by the close reason (crawler/exit_codes.py).
+COMMANDS_MODULE = "crawler.scrapy_commands"
 
 # An honest User-Agent that names the project; override with -s USER_AGENT=...
 USER_AGENT = f"crawler-extract/{__version__} (+Scrapy content-extraction crawler)"
@@ -147,6 +149,7 @@ REDIS_IDLE_TIMEOUT = 30.0
 
 ITEM_PIPELINES = {
     "crawler.pipelines.extraction.ExtractionPipeline": 300,
+    "crawler.pipelines.render_fallback.RenderFallbackPipeline": 350,
     "crawler.pipelines.quality.QualityGatePipeline": 400,
     "crawler.pipelines.storage.SQLitePipeline": 500,
     "crawler.pipelines.dedup.DomainDedupPipeline": 600,
@@ -194,6 +197,9 @@ ALIAS_DUPLICATE_CONTENT = True
 # configured, so `-o/-O FILE` on the command line replaces it). Empty: no default feed.
 DEFAULT_FEED_URI = "output/%(name)s-%(time)s.jsonl"
 FEED_EXPORT_FIELDS = FEED_FIELDS
+# A feed is written only when it has items: a crawl that stops at start (a bad argument, an
+# unreachable start URL) leaves no empty file behind (-o/-O, the default feed, Scrapyd's items).
+FEED_STORE_EMPTY = False
 FEED_EXPORT_ENCODING = "utf-8"
 
 # Rendering (scrapy-playwright), installed by the spider only when render != never.
@@ -204,6 +210,9 @@ RENDER_WAIT_UNTIL = "networkidle"
 RENDER_TIMEOUT_MS = 30000
 # Extra options of the browser launch (the executable path is added from CHROMIUM_PATH).
 PLAYWRIGHT_LAUNCH_OPTIONS: dict = {}
+# render=auto: a page whose extracted content has fewer words than this (or fails the quality
+# gate's score) and shows JavaScript signals is fetched again through the browser; 0: never.
+RENDER_THIN_WORDS = 100
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_MAX_CONTEXTS = 1
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4

@@ -31,6 +31,7 @@ PAGES_COLUMNS: dict[str, type] = {
     "status": int,
     "fetched_at": str,
     "rendered": int,
+    "render_reason": str,
     "content_type": str,
     "encoding": str,
     "depth": int,

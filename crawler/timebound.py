@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import (BrokenExecutor, Executor, ProcessPoolExecutor,
                                 ThreadPoolExecutor)
@@ -20,7 +21,7 @@ from typing import TypeVar
 
 from crawler.gc_tuning import YOUNG_THRESHOLD, relax_garbage_collection
 from crawler.quiet_logs import quiet_third_party_warnings
-from crawler.worker_guard import die_with_parent
+from crawler.worker_guard import die_with_parent, exit_with_process
 
 logger = logging.getLogger(__name__)
 
@@ -34,10 +35,12 @@ class TimeLimitExceeded(Exception):
     """The call did not finish within its time limit."""
 
 
-def _start_worker(gc_young_threshold: int) -> None:
-    """Set up a worker process: it dies with its parent, its collector is relaxed, and the
-    uninformative third-party warnings stay out of the crawl's output."""
+def _start_worker(gc_young_threshold: int, crawl_pid: int) -> None:
+    """Set up a worker process: it ends with the crawl and with its parent (the forkserver),
+    its collector is relaxed, and the uninformative third-party warnings stay out of the
+    crawl's output."""
     die_with_parent()
+    exit_with_process(crawl_pid)
     relax_garbage_collection(gc_young_threshold)
     quiet_third_party_warnings()
 
@@ -64,12 +67,12 @@ class BoundedRunner:
     def _new_executor(self) -> Executor:
         if self.kind == "process":
             # forkserver: workers fork from a clean server process, not from the reactor's.
-            # Both the server and the workers die with their parent (no orphans after kill -9).
+            # Workers exit when the crawl ends, even by kill -9 (worker_guard); the server and
+            # the resource tracker then exit as their pipes close: no orphans.
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["crawler.worker_guard"])
             return ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
                                        initializer=_start_worker,
-                                       initargs=(self.gc_young_threshold,))
+                                       initargs=(self.gc_young_threshold, os.getpid()))
         return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix=self.name)
 
     async def run(self, func: Callable[..., T], *args: object) -> T:

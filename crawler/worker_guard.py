@@ -1,8 +1,15 @@
-"""Worker processes die with the process that started them (Linux ``PR_SET_PDEATHSIG``).
+"""Worker processes end with the crawl that uses them.
 
-Imported in the forkserver (as a preload module) and run in every pool worker (as the
-initializer), so a crawl killed with ``kill -9`` leaves no orphaned extraction processes. On
-other systems it does nothing.
+Called by every extraction pool worker (its initializer), never on import: the crawl process
+itself must outlive the shell or script that launched it (``nohup scrapy crawl ... &``).
+
+A worker forks from multiprocessing's forkserver, so its parent is the forkserver, not the crawl.
+When the crawl is killed (``kill -9``), an idle worker would wait on its task queue forever (it
+holds that queue's write end itself), and the forkserver stays up as long as any worker does. So
+each worker watches the crawl process (a Linux pidfd, no polling) and exits when it ends, and dies
+with its parent (``PR_SET_PDEATHSIG``); once the workers are gone the forkserver and
+multiprocessing's resource tracker see their pipes close and exit too. On other systems these
+guards do nothing.
 """
 
 from __future__ import annotations
@@ -10,8 +17,11 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import logging
+import os
+import select
 import signal
 import sys
+import threading
 
 logger = logging.getLogger(__name__)
 
@@ -29,5 +39,19 @@ def die_with_parent() -> None:
         logger.debug("PR_SET_PDEATHSIG unavailable")
 
 
-# Imported in the forkserver: the forkserver dies with the crawl.
-die_with_parent()
+def exit_with_process(pid: int) -> None:
+    """End this process as soon as process ``pid`` ends (a thread waits on its pidfd)."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        os._exit(1)  # the crawl is already gone
+    except (OSError, AttributeError):  # not Linux 5.3+: nothing to watch with
+        logger.debug("pidfd_open unavailable")
+        return
+
+    def wait_for_exit() -> None:
+        select.select([pidfd], [], [])
+        os._exit(1)
+
+    threading.Thread(target=wait_for_exit, name="exit-with-crawl", daemon=True).start()
+

@@ -57,7 +57,7 @@ def test_full_site_crawl_stores_every_page_once(site: str, serve_site, tmp_path:
     assert all(r["domain"] == server.origin.removeprefix("http://") for r in rows)
     assert sum(bool(r["content_text"]) for r in rows) >= len(truth_paths)
     assert result.stats["summary/pages_stored"] == len(expected)
-    assert "Crawl summary (finished)" in result.log
+    assert "Crawl summary (finished, exit code 0)" in result.log
 
 
 def test_recrawl_updates_rows_instead_of_duplicating(serve_site, tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from crawler.rendering import (BLOCKED_RESOURCE_TYPES, find_browser, launch_options,
-                               looks_like_js_shell, should_abort_request)
+from crawler.rendering import (BLOCKED_RESOURCE_TYPES, find_browser, javascript_signals,
+                               launch_options, looks_like_js_shell, should_abort_request)
 from tests.conftest import SITES_DIR
 
 PROSE = "<p>" + "Plain server-rendered prose that a reader sees without JavaScript. " * 8 + "</p>"
@@ -34,6 +34,41 @@ def test_js_shell_detection(html: str, is_shell: bool, reason: str) -> None:
     (SITES_DIR / "sphinx-alabaster-requests-injected" / "public").glob("*.html")))
 def test_generator_built_pages_need_no_browser(page: Path) -> None:
     assert not looks_like_js_shell(page.read_text(encoding="utf-8")).is_shell
+
+
+STATE = "{" + ", ".join(f'"field{n}": "a value the app shows"' for n in range(60)) + "}"
+CHROME = "<header><nav><a href=/>Home</a></nav></header>" + PROSE + "<footer>(c)</footer>"
+
+
+@pytest.mark.parametrize(("html", "signals"), [
+    (f'<body>{CHROME}<div id="root"></div><script>window.__INITIAL_STATE__ = {STATE};</script>'
+     "</body>", ["empty_app_root", "inline_state_blob", "script_heavy_body"]),
+    (f'<body>{CHROME}<div id="__next"><p>x</p></div><script id="__NEXT_DATA__" '
+     f'type="application/json">{STATE}</script></body>',
+     ["inline_state_blob", "script_heavy_body"]),
+    (f"<body>{CHROME}<noscript>You need to enable JavaScript to run this app.</noscript>"
+     "<div class=app></div></body>", ["noscript_asks_javascript"]),
+    ("<body><p>Short text.</p><script>" + "render();" * 400 + "</script></body>",
+     ["script_heavy_body"]),
+    # must stay unflagged: structured data, external scripts, small configuration globals
+    (f'<body><article>{PROSE}</article><script type="application/ld+json">{STATE}</script>'
+     "</body>", []),
+    (f'<body><article>{PROSE}</article><script src="/app.js"></script>'
+     '<script>window.dataLayer = [{"event": "view"}];</script></body>', []),
+    (f'<body><div id="root">{PROSE}</div><script>hydrate()</script></body>', []),
+])
+def test_javascript_signals_after_extraction(html: str, signals: list[str]) -> None:
+    assert javascript_signals(html) == signals
+
+
+def test_spa_shop_pages_show_javascript_signals_but_not_a_shell() -> None:
+    """The shape render=auto missed before extraction: long server-rendered chrome."""
+    public = SITES_DIR / "spa-shop" / "public"
+    for page in [public / "index.html", *sorted((public / "products").glob("*.html"))]:
+        html = page.read_text(encoding="utf-8")
+        assert not looks_like_js_shell(html).is_shell
+        assert javascript_signals(html)[:2] == ["empty_app_root", "inline_state_blob"]
+    assert javascript_signals((public / "about.html").read_text(encoding="utf-8")) == []
 
 
 def test_behaviours_app_page_needs_the_browser() -> None:

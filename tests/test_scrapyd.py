@@ -155,3 +155,21 @@ def test_a_deployed_project_crawls_a_site_scheduled_over_the_http_api(
     assert sorted(rows) == sorted(expected)
     # The generator is recognised from site_rules/, which therefore shipped inside the egg.
     assert set(rows.values()) == {"mkdocs-material"}
+
+    # A misspelt argument stops the job at start with one sentence and a non-zero exit code,
+    # which Scrapyd records; the job that finished exited 0 (Scrapyd logs nothing for it).
+    scheduled = scrapyd.post("schedule.json", [
+        ("project", PROJECT), ("spider", "domain"), ("jobid", "job-2"),
+        ("start", site.url("/")), ("max_pagez", "5"),
+        ("setting", f"SQLITE_PATH={tmp_path / 'crawls' / 'job-2.db'}"),
+    ])
+    assert scheduled["status"] == "ok"
+    wait_until_finished(scrapyd, "job-2")
+    log = (scrapyd.home / "logs" / PROJECT / "domain" / "job-2.log").read_text()
+    assert ("Cannot start the crawl: unknown spider argument -a max_pagez; valid arguments: "
+            "start, ") in log
+    assert "Traceback" not in log
+    assert not (scrapyd.home / "items" / PROJECT / "domain" / "job-2.jl").exists()
+    scrapyd_log = (scrapyd.home / "scrapyd.out").read_text()
+    assert scrapyd_log.count("Process died: exitstatus=") == 1
+    assert "Process died: exitstatus=2" in scrapyd_log

@@ -16,6 +16,7 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured, StopDownload
 from scrapy.http import Headers
+from crawler.startup import SettingError, read_bool, refuse_when_opened
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,11 @@ class ContentTypeFilter:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentTypeFilter:
         """Read settings once; ``CONTENT_TYPE_FILTER_ENABLED = False`` turns the filter off."""
-        if not crawler.settings.getbool("CONTENT_TYPE_FILTER_ENABLED"):
+        try:
+            enabled = read_bool(crawler.settings, "CONTENT_TYPE_FILTER_ENABLED")
+        except SettingError as exc:
+            raise refuse_when_opened(crawler, str(exc)) from None
+        if not enabled:
             raise NotConfigured
         types = tuple(t.lower() for t in crawler.settings.getlist(
             "CONTENT_TYPE_FILTER_ALLOWED"))

@@ -11,6 +11,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
 from crawler.gc_tuning import relax_garbage_collection
+from crawler.startup import SettingError, read_number, refuse_when_opened
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +27,11 @@ class GarbageCollectionTuning:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> GarbageCollectionTuning:
         """Read ``GC_YOUNG_THRESHOLD`` (0 leaves Python's collector as it is)."""
-        young_threshold = crawler.settings.getint("GC_YOUNG_THRESHOLD")
+        try:
+            young_threshold = read_number(crawler.settings, "GC_YOUNG_THRESHOLD",
+                                          whole=True, minimum=0)
+        except SettingError as exc:
+            raise refuse_when_opened(crawler, str(exc)) from None
         if young_threshold <= 0:
             raise NotConfigured
         extension = cls(crawler, young_threshold)

@@ -20,12 +20,18 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.job import job_dir
 
+from crawler.extensions.summary import JOB_SUMMARY_FILE
+from crawler.startup import SettingError, read_bool, refuse_when_opened
+
 logger = logging.getLogger(__name__)
 
 #: Written at a clean close; its absence next to crawl state means the last run was killed.
 CLEAN_MARKER = "clean-close"
 #: Files and folders of Scrapy's request state inside JOBDIR.
 REQUEST_STATE = ("requests.seen", "requests.queue")
+#: The summary counts of earlier runs (extensions/summary.py): a restart from the start URLs
+#: stores those pages again, so they are not added to it.
+DISCARDED_WITH_STATE = (JOB_SUMMARY_FILE,)
 
 
 class ResumeGuard:
@@ -39,7 +45,11 @@ class ResumeGuard:
     def from_crawler(cls, crawler: Crawler) -> ResumeGuard:
         """Check the JOBDIR now, before the scheduler opens it; NotConfigured without JOBDIR."""
         path = job_dir(crawler.settings)
-        if not path or not crawler.settings.getbool("RESUME_GUARD_ENABLED"):
+        try:
+            enabled = read_bool(crawler.settings, "RESUME_GUARD_ENABLED")
+        except SettingError as exc:
+            raise refuse_when_opened(crawler, str(exc)) from None
+        if not path or not enabled:
             raise NotConfigured  # no message: Scrapy would log it as a warning on every crawl
         extension = cls(crawler, Path(path))
         extension.prepare()
@@ -51,11 +61,11 @@ class ResumeGuard:
         marker = self.jobdir / CLEAN_MARKER
         state = [self.jobdir / name for name in REQUEST_STATE if (self.jobdir / name).exists()]
         if state and not marker.exists():
-            for path in state:
+            for path in state + [self.jobdir / name for name in DISCARDED_WITH_STATE]:
                 if path.is_dir():
                     shutil.rmtree(path)
                 else:
-                    path.unlink()
+                    path.unlink(missing_ok=True)
             self.stats.set_value("jobdir/unclean_restart", 1)
             logger.warning("JOBDIR %s was not closed cleanly (the crawl was killed): its request "
                            "queue is incomplete, so the crawl restarts from its start URLs; "

@@ -1,31 +1,57 @@
-"""At close, one log line and ``summary/*`` stats: pages found, stored, skipped, rendered, errors
-(``errors/storage``: pages that reached the database but could not be written)."""
+"""At close, one log line and ``summary/*`` stats: pages found, stored, rendered, dropped by the
+quality gate, blocked by robots.txt, not stored because the database refused them
+(``errors/storage``), skipped, errors, and how the crawl ended.
+
+With ``JOBDIR`` the counts add up across the runs of the job: each clean close writes them to
+``JOBDIR/summary.json``, and the next run of the same job starts from them, so the summary after a
+resume describes the whole crawl (the stats of this run alone stay in ``pages/*`` and the like).
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
+from scrapy.utils.job import job_dir
+
+from crawler.exit_codes import exit_code_for
 
 logger = logging.getLogger(__name__)
+
+#: File in JOBDIR holding the counts of the job's earlier runs.
+JOB_SUMMARY_FILE = "summary.json"
+
+#: Summary counts read from one stat each.
+COUNTED_STATS = {
+    "pages_found": "pages/discovered",
+    "pages_stored": "pages/stored",
+    "pages_rendered": "pages/rendered",
+    "pages_dropped_quality": "quality/dropped",
+    "pages_blocked_robots": "robotstxt/forbidden",
+    "pages_unstored": "errors/storage",
+}
 
 
 class CrawlSummary:
     """Counts unique page URLs scheduled and sums up the crawl's stats when the spider closes."""
 
-    def __init__(self, crawler: Crawler, stats_path: Path | None = None) -> None:
+    def __init__(self, crawler: Crawler, stats_path: Path | None = None,
+                 jobdir: Path | None = None) -> None:
         self.stats = crawler.stats
         self.stats_path = stats_path
+        self.jobdir = jobdir
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrawlSummary:
         """Connect to the scheduling and closing signals."""
         path = crawler.settings.get("CRAWL_STATS_PATH")
-        extension = cls(crawler, Path(path) if path else None)
+        jobdir = job_dir(crawler.settings)
+        extension = cls(crawler, Path(path) if path else None, Path(jobdir) if jobdir else None)
         crawler.signals.connect(extension.request_scheduled, signal=signals.request_scheduled)
         crawler.signals.connect(extension.request_dropped, signal=signals.request_dropped)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
@@ -45,6 +71,21 @@ class CrawlSummary:
         if self._is_new_page(request):
             self.stats.inc_value("pages/discovered", -1)
 
+    def _earlier_runs(self) -> Counter[str]:
+        """Counts of the job's earlier cleanly closed runs (empty without JOBDIR)."""
+        if self.jobdir is None:
+            return Counter()
+        path = self.jobdir / JOB_SUMMARY_FILE
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return Counter()
+        except (OSError, ValueError) as exc:
+            logger.warning("Ignored %s: unreadable (%s); the summary counts this run only",
+                           path, exc)
+            return Counter()
+        return Counter({k: v for k, v in saved.items() if isinstance(v, int)})
+
     def spider_closed(self, spider: Spider, reason: str) -> None:
         """Write ``summary/*`` stats and log the one-line summary."""
         values: dict[str, Any] = self.stats.get_stats()
@@ -52,23 +93,34 @@ class CrawlSummary:
                    if k.startswith("skipped/") and v}
         errors = {k.split("/", 1)[1]: v for k, v in values.items()
                   if k.startswith("errors/") and v}
-        found = values.get("pages/discovered", 0)
-        stored = values.get("pages/stored", 0)
-        rendered = values.get("pages/rendered", 0)
-        unstored = values.get("errors/storage", 0)
-        self.stats.set_value("summary/pages_found", found)
-        self.stats.set_value("summary/pages_stored", stored)
-        self.stats.set_value("summary/pages_rendered", rendered)
-        self.stats.set_value("summary/pages_unstored", unstored)
-        self.stats.set_value("summary/skipped", sum(skipped.values()))
-        self.stats.set_value("summary/errors", sum(errors.values()))
+        exit_code = exit_code_for(reason)
+        if exit_code:
+            errors[reason] = 1  # the crawl could not do its job: never "errors: none"
+        counts = Counter({name: values.get(stat, 0) for name, stat in COUNTED_STATS.items()})
+        counts["skipped"] = sum(skipped.values())
+        counts["errors"] = sum(errors.values())
+        earlier = self._earlier_runs()
+        runs = earlier.get("runs", 0) + 1
+        counts.update({k: v for k, v in earlier.items() if k != "runs"})
+        for name, value in sorted(counts.items()):
+            self.stats.set_value(f"summary/{name}", value)
+        self.stats.set_value("summary/runs", runs)
+        self.stats.set_value("summary/exit_code", exit_code)
 
-        def fmt(counts: dict[str, int]) -> str:
-            return ", ".join(f"{k}={v}" for k, v in sorted(counts.items())) or "none"
+        def fmt(found: dict[str, int]) -> str:
+            return ", ".join(f"{k}={v}" for k, v in sorted(found.items())) or "none"
 
-        logger.info("Crawl summary (%s): %d pages found, %d stored, %d rendered; "
-                    "skipped: %s; errors: %s", reason, found, stored, rendered, fmt(skipped),
-                    fmt(errors))
+        job = f" over {runs} runs of the job" if runs > 1 else ""
+        logger.info("Crawl summary (%s, exit code %d)%s: %d pages found, %d stored, %d rendered, "
+                    "%d dropped by the quality gate, %d blocked by robots.txt; skipped: %s; "
+                    "errors: %s", reason, exit_code, job, counts["pages_found"],
+                    counts["pages_stored"], counts["pages_rendered"],
+                    counts["pages_dropped_quality"], counts["pages_blocked_robots"],
+                    fmt(skipped), fmt(errors))
+        if self.jobdir is not None:
+            self.jobdir.mkdir(parents=True, exist_ok=True)
+            (self.jobdir / JOB_SUMMARY_FILE).write_text(
+                json.dumps(dict(counts, runs=runs), sort_keys=True), encoding="utf-8")
         if self.stats_path is not None:
             self.stats_path.parent.mkdir(parents=True, exist_ok=True)
             final = dict(self.stats.get_stats(), finish_reason=reason)

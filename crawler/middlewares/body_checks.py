@@ -22,6 +22,7 @@ from scrapy.http import Response
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.decoding import is_declared_wide_text
+from crawler.startup import SettingError, read_bool, refuse_when_opened
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +91,8 @@ class BodyCheckConfig:
     @classmethod
     def from_settings(cls, settings) -> BodyCheckConfig:  # noqa: ANN001 - Scrapy Settings
         """Read BODY_CHECK_EMPTY and BODY_CHECK_BINARY."""
-        return cls(drop_empty=settings.getbool("BODY_CHECK_EMPTY"),
-                   drop_binary=settings.getbool("BODY_CHECK_BINARY"))
+        return cls(drop_empty=read_bool(settings, "BODY_CHECK_EMPTY"),
+                   drop_binary=read_bool(settings, "BODY_CHECK_BINARY"))
 
 
 class BodyCheckMiddleware:
@@ -104,7 +105,10 @@ class BodyCheckMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BodyCheckMiddleware:
         """Build; NotConfigured when both checks are off."""
-        config = BodyCheckConfig.from_settings(crawler.settings)
+        try:
+            config = BodyCheckConfig.from_settings(crawler.settings)
+        except SettingError as exc:
+            raise refuse_when_opened(crawler, str(exc)) from None
         if not (config.drop_empty or config.drop_binary):
             raise NotConfigured("BODY_CHECK_EMPTY and BODY_CHECK_BINARY are off")
         return cls(crawler, config)

@@ -19,6 +19,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
+from crawler.startup import SettingError, read_bool, refuse_when_opened
 
 logger = logging.getLogger(__name__)
 
@@ -93,8 +94,11 @@ class ContentCodingCheckMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentCodingCheckMiddleware:
         """Build; NotConfigured when COMPRESSION_ENABLED or CONTENT_CODING_CHECK is off."""
-        if not (crawler.settings.getbool("COMPRESSION_ENABLED")
-                and crawler.settings.getbool("CONTENT_CODING_CHECK")):
+        try:
+            enabled = read_bool(crawler.settings, "CONTENT_CODING_CHECK")
+        except SettingError as exc:
+            raise refuse_when_opened(crawler, str(exc)) from None
+        if not (enabled and crawler.settings.getbool("COMPRESSION_ENABLED")):
             raise NotConfigured("no decompression to guard")
         return cls(crawler)
 

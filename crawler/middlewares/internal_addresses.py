@@ -26,6 +26,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThread
+from crawler.startup import SettingError, read_bool, refuse_when_opened
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ class InternalAddressConfig:
     @classmethod
     def from_settings(cls, settings) -> InternalAddressConfig:  # noqa: ANN001 - Scrapy Settings
         """Read ``ALLOW_INTERNAL_ADDRESSES``."""
-        return cls(allow_internal=settings.getbool("ALLOW_INTERNAL_ADDRESSES"))
+        return cls(allow_internal=read_bool(settings, "ALLOW_INTERNAL_ADDRESSES"))
 
 
 class InternalAddressMiddleware:
@@ -86,7 +87,10 @@ class InternalAddressMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> InternalAddressMiddleware:
         """Build the guard; NotConfigured when ALLOW_INTERNAL_ADDRESSES is on."""
-        config = InternalAddressConfig.from_settings(crawler.settings)
+        try:
+            config = InternalAddressConfig.from_settings(crawler.settings)
+        except SettingError as exc:
+            raise refuse_when_opened(crawler, str(exc)) from None
         if config.allow_internal:
             raise NotConfigured("ALLOW_INTERNAL_ADDRESSES is on")
         middleware = cls(crawler, config)

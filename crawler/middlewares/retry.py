@@ -25,6 +25,7 @@ from scrapy.http import Response
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.response import response_status_message
 from twisted.internet import reactor, task
+from crawler.startup import SettingError, read_number, refuse_when_opened
 
 logger = logging.getLogger(__name__)
 
@@ -59,13 +60,9 @@ class BackoffConfig:
     @classmethod
     def from_settings(cls, settings) -> BackoffConfig:  # noqa: ANN001 - Scrapy Settings
         """Read and validate RETRY_BACKOFF_BASE, RETRY_BACKOFF_MAX and RETRY_AFTER_MAX."""
-        config = cls(base=settings.getfloat("RETRY_BACKOFF_BASE"),
-                     maximum=settings.getfloat("RETRY_BACKOFF_MAX"),
-                     retry_after_max=settings.getfloat("RETRY_AFTER_MAX"))
-        if config.base < 0 or config.maximum < 0 or config.retry_after_max < 0:
-            raise ValueError("RETRY_BACKOFF_BASE, RETRY_BACKOFF_MAX and RETRY_AFTER_MAX "
-                             "must be >= 0")
-        return config
+        return cls(base=read_number(settings, "RETRY_BACKOFF_BASE", minimum=0),
+                   maximum=read_number(settings, "RETRY_BACKOFF_MAX", minimum=0),
+                   retry_after_max=read_number(settings, "RETRY_AFTER_MAX", minimum=0))
 
 
 class BackoffRetryMiddleware(RetryMiddleware):
@@ -78,7 +75,11 @@ class BackoffRetryMiddleware(RetryMiddleware):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BackoffRetryMiddleware:
         """Build from settings (NotConfigured when RETRY_ENABLED is off, as Scrapy's)."""
-        middleware = cls(crawler.settings, BackoffConfig.from_settings(crawler.settings))
+        try:
+            backoff = BackoffConfig.from_settings(crawler.settings)
+        except SettingError as exc:
+            raise refuse_when_opened(crawler, str(exc)) from None
+        middleware = cls(crawler.settings, backoff)
         middleware.crawler = crawler
         return middleware
 

@@ -40,6 +40,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
+from crawler.startup import SettingError, read_bool, read_number, refuse_when_opened
 
 from crawler import signals
 from crawler.fingerprint import CANONICAL_URL_META
@@ -160,16 +161,15 @@ class TrapConfig:
     @classmethod
     def from_settings(cls, settings) -> TrapConfig:  # noqa: ANN001 - Scrapy Settings
         """Read and validate the TRAP_* settings."""
-        config = cls(
-            max_segment_repeats=settings.getint("TRAP_MAX_SEGMENT_REPEATS"),
-            max_pattern_depth=settings.getint("TRAP_MAX_PATTERN_DEPTH"),
-            max_per_pattern=settings.getint("TRAP_MAX_PER_PATTERN"),
-            strip_session_ids=settings.getbool("TRAP_STRIP_SESSION_IDS"),
+        return cls(
+            max_segment_repeats=read_number(settings, "TRAP_MAX_SEGMENT_REPEATS", whole=True,
+                                            minimum=0),
+            max_pattern_depth=read_number(settings, "TRAP_MAX_PATTERN_DEPTH", whole=True,
+                                          minimum=0),
+            max_per_pattern=read_number(settings, "TRAP_MAX_PER_PATTERN", whole=True,
+                                        minimum=0),
+            strip_session_ids=read_bool(settings, "TRAP_STRIP_SESSION_IDS"),
         )
-        for name in ("max_segment_repeats", "max_pattern_depth", "max_per_pattern"):
-            if getattr(config, name) < 0:
-                raise ValueError(f"TRAP_{name.upper()} must be 0 (off) or a positive number")
-        return config
 
 
 class TrapMiddleware:
@@ -188,9 +188,14 @@ class TrapMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> TrapMiddleware:
         """Build from settings; NotConfigured when TRAP_RULES_ENABLED is off."""
-        if not crawler.settings.getbool("TRAP_RULES_ENABLED"):
+        try:
+            enabled = read_bool(crawler.settings, "TRAP_RULES_ENABLED")
+            config = TrapConfig.from_settings(crawler.settings)
+        except SettingError as exc:
+            raise refuse_when_opened(crawler, str(exc)) from None
+        if not enabled:
             raise NotConfigured("TRAP_RULES_ENABLED is off")
-        middleware = cls(crawler, TrapConfig.from_settings(crawler.settings))
+        middleware = cls(crawler, config)
         crawler.signals.connect(middleware.page_duplicate, signal=signals.page_duplicate)
         return middleware
 

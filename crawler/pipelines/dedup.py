@@ -20,7 +20,7 @@ from scrapy.exceptions import NotConfigured
 from crawler.dedup.config import DedupConfig, DedupConfigError
 from crawler.dedup.store import DomainResult, dedup_domain
 from crawler.items import PageItem
-from crawler.startup import stop_if_misconfigured
+from crawler.startup import SettingError, read_bool, stop_if_misconfigured
 from crawler.storage import open_database
 
 logger = logging.getLogger(__name__)
@@ -54,7 +54,11 @@ class DomainDedupPipeline:
     def from_crawler(cls, crawler: Crawler) -> DomainDedupPipeline:
         """Read and validate the DOMAIN_DEDUP_* settings once; a bad one stops the crawl at open."""
         settings = crawler.settings
-        if not settings.getbool("DOMAIN_DEDUP_ENABLED"):
+        try:
+            enabled = read_bool(settings, "DOMAIN_DEDUP_ENABLED")
+        except SettingError as exc:
+            return cls(crawler, None, startup_error=str(exc))
+        if not enabled:
             raise NotConfigured("DOMAIN_DEDUP_ENABLED is off")
         db_path = settings.get("SQLITE_PATH")
         if not db_path:
@@ -64,10 +68,10 @@ class DomainDedupPipeline:
                 threshold_pct=settings.get("DOMAIN_DEDUP_THRESHOLD_PCT"),
                 min_pages=settings.get("DOMAIN_DEDUP_MIN_PAGES"),
                 min_block_chars=settings.get("DOMAIN_DEDUP_MIN_BLOCK_CHARS"),
-                normalise=settings.getbool("DOMAIN_DEDUP_NORMALISE"),
-                whole_page=settings.getbool("DOMAIN_DEDUP_WHOLE_PAGE"),
+                normalise=read_bool(settings, "DOMAIN_DEDUP_NORMALISE"),
+                whole_page=read_bool(settings, "DOMAIN_DEDUP_WHOLE_PAGE"),
                 names=SETTING_NAMES)
-        except DedupConfigError as exc:
+        except (DedupConfigError, SettingError) as exc:
             return cls(crawler, None, startup_error=str(exc))
         return cls(crawler, DomainDedupSettings(db_path=Path(db_path), dedup=dedup))
 

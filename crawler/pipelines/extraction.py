@@ -14,7 +14,7 @@ from crawler.extraction import Extraction, extract
 from crawler.extraction.frameworks import load_rules
 from crawler.gc_tuning import YOUNG_THRESHOLD
 from crawler.items import EXTRACTED_FIELDS, PageItem
-from crawler.startup import stop_if_misconfigured
+from crawler.startup import SettingError, read_number, stop_if_misconfigured
 from crawler.timebound import EXECUTOR_KINDS, BoundedRunner, TimeLimitExceeded
 
 logger = logging.getLogger(__name__)
@@ -48,13 +48,15 @@ class ExtractionConfig:
 class ExtractionPipeline:
     """Extract main content and metadata; a failing page is kept, counted and logged."""
 
-    def __init__(self, crawler: Crawler, config: ExtractionConfig) -> None:
+    def __init__(self, crawler: Crawler, config: ExtractionConfig | None,
+                 startup_error: str | None = None) -> None:
         self.stats = crawler.stats
-        self.timeout = config.timeout
-        self.max_url_length = config.max_url_length
-        self.startup_error = config.problem() or load_rules().problem()
+        self.timeout = config.timeout if config else 0.0
+        self.max_url_length = config.max_url_length if config else 0
+        self.startup_error = startup_error or (
+            (config.problem() if config else None) or load_rules().problem())
         self.runner: BoundedRunner | None = None
-        if self.startup_error is None:
+        if self.startup_error is None and config is not None:
             self.runner = BoundedRunner(config.timeout, config.workers, name="extraction",
                                         kind=config.executor,
                                         gc_young_threshold=config.gc_young_threshold)
@@ -65,11 +67,16 @@ class ExtractionPipeline:
         EXTRACTION_WORKERS pages are extracted at once, in threads or processes
         (EXTRACTION_EXECUTOR)."""
         settings = crawler.settings
-        config = ExtractionConfig(timeout=settings.getfloat("EXTRACTION_TIMEOUT"),
-                                  workers=settings.getint("EXTRACTION_WORKERS"),
-                                  executor=settings.get("EXTRACTION_EXECUTOR"),
-                                  gc_young_threshold=settings.getint("GC_YOUNG_THRESHOLD"),
-                                  max_url_length=settings.getint("URLLENGTH_LIMIT"))
+        try:
+            config = ExtractionConfig(
+                timeout=read_number(settings, "EXTRACTION_TIMEOUT"),
+                workers=read_number(settings, "EXTRACTION_WORKERS", whole=True),
+                executor=settings.get("EXTRACTION_EXECUTOR"),
+                gc_young_threshold=read_number(settings, "GC_YOUNG_THRESHOLD",
+                                               whole=True, minimum=0),
+                max_url_length=settings.getint("URLLENGTH_LIMIT"))
+        except SettingError as exc:
+            return cls(crawler, None, startup_error=str(exc))
         return cls(crawler, config)
 
     def open_spider(self, spider: Spider | None = None) -> None:

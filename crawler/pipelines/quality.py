@@ -24,7 +24,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
 from crawler.items import PageItem
-from crawler.startup import stop_if_misconfigured
+from crawler.startup import SettingError, read_bool, stop_if_misconfigured
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +73,11 @@ class QualityGatePipeline:
     def from_crawler(cls, crawler: Crawler) -> QualityGatePipeline:
         """Read the QUALITY_GATE_* settings once; an invalid value stops the crawl when it opens."""
         settings = crawler.settings
-        if not settings.getbool("QUALITY_GATE_ENABLED"):
+        try:
+            enabled = read_bool(settings, "QUALITY_GATE_ENABLED")
+        except SettingError as exc:
+            return cls(crawler, None, startup_error=str(exc))
+        if not enabled:
             raise NotConfigured("QUALITY_GATE_ENABLED is off")
         try:
             config = QualityGateConfig.from_values(settings.get("QUALITY_GATE_POLICY"),

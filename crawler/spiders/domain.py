@@ -9,6 +9,7 @@ happen in the item pipelines.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import os
 import re
@@ -35,8 +36,9 @@ from crawler.fingerprint import CANONICAL_URL_META
 from crawler.items import PageItem
 from crawler.links import anchor_links, page_relation_links
 from crawler.middlewares.traps import strip_session_ids
-from crawler.rendering import RENDER_MODES, find_browser, launch_options, looks_like_js_shell
-from crawler.startup import stop_if_misconfigured
+from crawler.rendering import (RENDER_MODES, RenderConfig, find_browser, launch_options,
+                               looks_like_js_shell)
+from crawler.startup import SettingError, read_bool, read_number, stop_if_misconfigured
 from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, host_of
 
 logger = logging.getLogger(__name__)
@@ -47,6 +49,8 @@ PLAYWRIGHT_HANDLER = "crawler.playwright_handler.LazyPlaywrightDownloadHandler"
 ROLE_PAGE = "page"
 ROLE_ROBOTS = "robots"
 ROLE_SITEMAP = "sitemap"
+#: ``request.meta`` key: why a page is fetched through the browser (copied to the item).
+RENDER_REASON_META = "render_reason"
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -142,8 +146,8 @@ class SitemapLimits:
     @classmethod
     def from_settings(cls, settings) -> SitemapLimits:  # noqa: ANN001 - Scrapy Settings
         """Read SITEMAP_MAX_DEPTH and SITEMAP_MAX_COUNT."""
-        return cls(max_depth=max(0, settings.getint("SITEMAP_MAX_DEPTH")),
-                   max_count=max(0, settings.getint("SITEMAP_MAX_COUNT")))
+        return cls(max_depth=read_number(settings, "SITEMAP_MAX_DEPTH", whole=True, minimum=0),
+                   max_count=read_number(settings, "SITEMAP_MAX_COUNT", whole=True, minimum=0))
 
 
 class DomainSpider(Spider):
@@ -155,30 +159,51 @@ class DomainSpider(Spider):
                  max_pages: Any = None, max_depth: Any = None, allow: Any = None,
                  deny: Any = None, render: Any = "auto", sitemaps: Any = "true",
                  follow_links: Any = "true", *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        # Arguments whose name starts with "_" come from deployment tools (Scrapyd's _job).
+        unknown = sorted(name for name in kwargs if not name.startswith("_"))
+        super().__init__(*args, **{k: v for k, v in kwargs.items() if k.startswith("_")})
         self.startup_error: str | None = None
         self.config: DomainCrawlConfig | None = None
-        try:
-            self.config = DomainCrawlConfig.from_arguments(
-                start, subdomains, max_pages, max_depth, allow, deny, render, sitemaps,
-                follow_links)
-        except ValueError as exc:
-            self.startup_error = str(exc)
+        self.browser_missing = False  # render=auto without a browser: counted at start
+        if unknown:
+            self.startup_error = (
+                f"unknown spider argument{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join('-a ' + name for name in unknown)}; valid arguments: "
+                f"{', '.join(self.argument_names())}")
+        else:
+            try:
+                self.config = DomainCrawlConfig.from_arguments(
+                    start, subdomains, max_pages, max_depth, allow, deny, render, sitemaps,
+                    follow_links)
+            except ValueError as exc:
+                self.startup_error = str(exc)
         self.render_mode = self.config.render if self.config else "never"
         self.pages_yielded = 0
         self.strip_session_ids = True  # TRAP_STRIP_SESSION_IDS, read in from_crawler
         self.sitemap_limits = SitemapLimits()  # read in from_crawler
         self.link_limit = 0  # LINKS_MAX_PER_PAGE, read in from_crawler
         self.sitemaps_requested = 0
+        self.render_config: RenderConfig | None = None  # RENDER_*, read in from_crawler
+
+    @classmethod
+    def argument_names(cls) -> list[str]:
+        """The spider arguments (``-a NAME=value``) this spider accepts."""
+        return [name for name, parameter in inspect.signature(cls.__init__).parameters.items()
+                if name != "self" and parameter.kind is parameter.POSITIONAL_OR_KEYWORD]
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> DomainSpider:
         """Create the spider and, before settings freeze, install the browser only if needed."""
         spider: DomainSpider = super().from_crawler(crawler, *args, **kwargs)
         spider._configure_rendering(crawler)
-        spider.strip_session_ids = crawler.settings.getbool("TRAP_STRIP_SESSION_IDS")
-        spider.sitemap_limits = SitemapLimits.from_settings(crawler.settings)
-        spider.link_limit = max(0, crawler.settings.getint("LINKS_MAX_PER_PAGE", 5000))
+        try:
+            spider.strip_session_ids = read_bool(crawler.settings, "TRAP_STRIP_SESSION_IDS")
+            spider.sitemap_limits = SitemapLimits.from_settings(crawler.settings)
+            spider.link_limit = read_number(crawler.settings, "LINKS_MAX_PER_PAGE", whole=True,
+                                            minimum=0)
+            spider.render_config = RenderConfig.from_settings(crawler.settings)
+        except SettingError as exc:
+            spider.startup_error = spider.startup_error or str(exc)
         if spider.config is not None:
             spider.allowed_domains = sorted(spider.config.scope.hosts)
         return spider
@@ -198,7 +223,7 @@ class DomainSpider(Spider):
                 self.startup_error = message
                 return
             logger.warning("%s; JavaScript pages will be stored unrendered", message)
-            crawler.stats.set_value("render/browser_missing", 1)
+            self.browser_missing = True  # the stats exist once the crawl starts
             self.render_mode = "never"
             return
         handlers = dict(settings.getdict("DOWNLOAD_HANDLERS"))
@@ -214,6 +239,8 @@ class DomainSpider(Spider):
         """Start pages, then robots.txt and /sitemap.xml of each start host."""
         stop_if_misconfigured(self.crawler.stats, self.startup_error)
         assert self.config is not None
+        if self.browser_missing:
+            self.crawler.stats.set_value("render/browser_missing", 1)
         reachable = [url for url in self.config.start_urls if await self._is_reachable(url)]
         if not reachable:
             self.crawler.stats.set_value("crawl/start_unreachable", len(self.config.start_urls))
@@ -265,17 +292,22 @@ class DomainSpider(Spider):
             meta["is_start"] = True
         if self.render_mode == "always":
             meta.update(self._render_meta())
+            meta[RENDER_REASON_META] = "render_always"
         return Request(url, callback=self.parse_page, errback=self.on_page_error, meta=meta)
 
+    def render_again(self, item: PageItem, reason: str) -> Request:
+        """A browser request for a page whose plain copy turned out to need one (the copy is
+        dropped, so it does not count towards ``max_pages``)."""
+        self.pages_yielded -= 1
+        request = self._page_request(item.url, depth=item.depth)
+        meta = dict(request.meta)
+        meta.update(self._render_meta())
+        meta[RENDER_REASON_META] = reason
+        return request.replace(meta=meta, dont_filter=True)
+
     def _render_meta(self) -> dict[str, Any]:
-        settings = self.crawler.settings
-        return {
-            "playwright": True,
-            "playwright_page_goto_kwargs": {
-                "wait_until": settings.get("RENDER_WAIT_UNTIL"),
-                "timeout": settings.getint("RENDER_TIMEOUT_MS"),
-            },
-        }
+        assert self.render_config is not None
+        return self.render_config.request_meta()
 
     # -- pages --------------------------------------------------------------------------
 
@@ -313,6 +345,7 @@ class DomainSpider(Spider):
                 logger.debug("Rendering %s in the browser (%s)", response.url, verdict.reason)
                 meta = dict(response.meta)
                 meta.update(self._render_meta())
+                meta[RENDER_REASON_META] = verdict.reason
                 yield response.request.replace(meta=meta, dont_filter=True)
                 return
         if rendered:
@@ -352,6 +385,7 @@ class DomainSpider(Spider):
             encoding=response.encoding,
             canonical_url=canonical,
             depth=int(response.meta.get("page_depth", 0)),
+            render_reason=response.meta.get(RENDER_REASON_META) if rendered else None,
             raw_html=response.body,
         )
 
