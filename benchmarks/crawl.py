@@ -6,8 +6,12 @@ given links to others), serves it from a separate process on 127.0.0.1, then alt
 - ``bare``: a Scrapy spider that only downloads and follows links (no items, no pipelines);
 - ``ours``: ``scrapy crawl domain -a render=never`` with extraction and SQLite on, once per
   extraction executor (threads, processes);
-- ``rendered`` (``--render``): ``scrapy crawl domain -a render=always``, sampling the RSS of the
-  whole process tree (Scrapy, the Playwright driver, chromium) as pages are stored.
+- ``--render``: instead, ``scrapy crawl domain -a render=always`` with the project's rendering
+  settings (``render-ours``: load event plus a DOM-quiet window, the chromium flags of
+  ``crawler/rendering.py``) against the previous release's (``render-previous``: ``networkidle``),
+  alternated with the bare spider, sampling the RSS of the whole process tree (Scrapy, the
+  Playwright driver, chromium) as pages are stored; then one long ``render-ours`` crawl of
+  ``--rss-pages`` pages shows whether that RSS stays flat.
 
 Both run with the project's settings (robots.txt, canonical fingerprints, stats file); both run
 unthrottled (AutoThrottle off, same concurrency) so the figure is the crawler's
@@ -15,7 +19,7 @@ own cost; ``--throttled`` runs them with the project's polite defaults instead. 
 and the ratio ours/bare, and the CPU time per page of the crawl process and of its extraction
 workers (which, unlike pages/s, hardly depends on what else the machine is running).
 
-    python benchmarks/crawl.py [--pages 1000] [--repeat 3] [--render]
+    python benchmarks/crawl.py [--pages 1000] [--repeat 3] [--render [--rss-pages 1000]]
 """
 
 from __future__ import annotations
@@ -141,12 +145,35 @@ def run(command: list[str], feed: Path | None = None
             (main_cpu, sum(cpu.values())))
 
 
+#: render=always crawls compared by ``--render``: extra settings of each.
+RENDER_VARIANTS: dict[str, list[str]] = {
+    "render-previous": ["-s", "RENDER_WAIT_UNTIL=networkidle", "-s", "RENDER_SETTLE_MAX_MS=0",
+                        "-s", "PLAYWRIGHT_MAX_PAGES_PER_CONTEXT=4",
+                        "-s", "RENDER_RENDERER_PROCESSES=0"],
+    "render-ours": [],
+}
+RENDER_LABELS = {"render-previous": "render=always, previous (networkidle)",
+                 "render-ours": "render=always, ours (load + DOM quiet)"}
+
+
+def render_command(start: str, workdir: Path, common: list[str], extra: list[str]) -> list[str]:
+    """A render=always crawl of ``start`` writing its database and feed under ``workdir``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    return [sys.executable, "-m", "scrapy", "crawl", "domain", "-a", f"start={start}",
+            "-a", "render=always", "-a", "sitemaps=false",
+            "-s", f"SQLITE_PATH={workdir / 'crawl.db'}", "-O", str(workdir / "items.jsonl"),
+            "-s", "DOMAIN_DEDUP_ENABLED=false"] + common + extra
+
+
 def main() -> int:
     """Build the site, run the crawls, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--render", action="store_true", help="also run a render=always crawl")
+    parser.add_argument("--render", action="store_true",
+                        help="compare render=always crawls (ours, previous settings, bare)")
+    parser.add_argument("--rss-pages", type=int, default=1000,
+                        help="pages of the long render=always crawl that samples RSS (0: none)")
     parser.add_argument("--executors", default="thread,process",
                         help="EXTRACTION_EXECUTOR values to run ours with (comma-separated)")
     parser.add_argument("--throttled", action="store_true",
@@ -162,7 +189,8 @@ def main() -> int:
     (workdir / "bare.py").write_text(BARE_SPIDER)
     throttle = [] if args.throttled else ["-s", "AUTOTHROTTLE_ENABLED=false"]
     common = throttle + ["-s", "CONCURRENT_REQUESTS=16", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16"]
-    variants = ["bare"] + [f"ours-{kind}" for kind in args.executors.split(",")]
+    variants = ["bare"] + ([f"ours-{kind}" for kind in args.executors.split(",")]
+                           if not args.render else list(RENDER_VARIANTS))
     results: dict[str, list[tuple[float, float, int, float, float]]] = {
         name: [] for name in variants}
     try:
@@ -172,6 +200,9 @@ def main() -> int:
                     command = [sys.executable, "-m", "scrapy", "runspider",
                                str(workdir / "bare.py"), "-a", f"start={start}",
                                "-s", "ITEM_PIPELINES={}", "-s", "FEEDS={}"] + common
+                elif name in RENDER_VARIANTS:
+                    command = render_command(start, workdir / f"{name}-{rep}", common,
+                                             RENDER_VARIANTS[name])
                 else:
                     db = workdir / f"{name}-{rep}.db"
                     command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a",
@@ -179,8 +210,12 @@ def main() -> int:
                                f"SQLITE_PATH={db}", "-O", str(workdir / f"{name}-{rep}.jsonl"),
                                "-s", f"EXTRACTION_EXECUTOR={name.split('-', 1)[1]}",
                                "-s", "DOMAIN_DEDUP_ENABLED=false"] + common
-                stats, samples, (main_cpu, workers_cpu) = run(command)
+                feed = workdir / f"{name}-{rep}" / "items.jsonl"
+                stats, samples, (main_cpu, workers_cpu) = run(
+                    command, feed=feed if name in RENDER_VARIANTS else None)
                 pages = stats.get("response_received_count", 0)
+                if name in RENDER_VARIANTS:
+                    pages = stats.get("pages/rendered", 0)
                 elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
                 rss = max((kb for _, kb in samples), default=0) * 1024
                 per_page = 1000 / max(pages, 1)
@@ -199,24 +234,31 @@ def main() -> int:
               f"median of {args.repeat} (peak RSS of the process tree, extraction workers "
               "included):")
         for name in variants:
-            label = "bare Scrapy spider" if name == "bare" else \
-                f"ours, extraction+SQLite, {name.split('-', 1)[1]} workers"
+            label = "bare Scrapy spider (no rendering)" if name == "bare" else (
+                RENDER_LABELS[name] if name in RENDER_VARIANTS else
+                f"ours, extraction+SQLite, {name.split('-', 1)[1]} workers")
             print(f"  {label:44s} {median(name, 0):7.1f} pages/s  ratio "
                   f"{median(name, 0) / bare:4.2f}  peak RSS {median(name, 2) / 2**20:5.0f} MiB  "
                   f"CPU/page {median(name, 3):5.1f} + {median(name, 4):5.1f} ms")
 
-        if args.render:
-            feed = workdir / "rendered.jsonl"
-            command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a", f"start={start}",
-                       "-a", "render=always", "-a", "sitemaps=false", "-s",
-                       f"SQLITE_PATH={workdir / 'rendered.db'}", "-O", str(feed),
-                       "-s", "DOMAIN_DEDUP_ENABLED=false"] + common
-            stats, samples, _ = run(command, feed=feed)
+        if args.render and args.rss_pages:
+            site = workdir / "rss-site"
+            build_site(site, args.rss_pages)
+            rss_server = subprocess.Popen([sys.executable, "-c", SERVER, str(site)],
+                                          stdout=subprocess.PIPE, text=True)
+            try:
+                rss_start = f"http://127.0.0.1:{int(rss_server.stdout.readline())}/"
+                feed = workdir / "rss" / "items.jsonl"
+                stats, samples, _ = run(render_command(rss_start, workdir / "rss", common, []),
+                                        feed=feed)
+            finally:
+                rss_server.terminate()
             pages = stats.get("pages/rendered", 0)
             elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
-            print(f"\nrender=always: {pages} rendered pages in {elapsed:.0f} s = "
-                  f"{pages / elapsed:.1f} pages/s")
-            print("  process-tree RSS (Scrapy + Playwright driver + chromium) as pages are stored:")
+            print(f"\nrender-ours over {args.rss_pages} pages: {pages} rendered in {elapsed:.0f} s "
+                  f"= {pages / elapsed:.1f} pages/s")
+            print("  process-tree RSS (Scrapy + extraction workers + Playwright driver + chromium)"
+                  " as pages are stored:")
             marks = sorted({min(range(len(samples)), key=lambda k: abs(samples[k][0] - target))
                             for target in (50, 250, 500, 750, pages)} if samples else set())
             for k in marks:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scrapy.settings import BaseSettings
+from scrapy_playwright.page import PageMethod
 
 from crawler.startup import SettingError, read_number
 
@@ -43,6 +44,11 @@ CHROMIUM_ARGS = [
     "--disable-quic",
     "--no-first-run",
     "--mute-audio",
+    # Less memory per browser (measured: -70 MiB with the same CPU per page): the GPU thread in
+    # the browser process instead of a process of its own, and no features a crawl never uses.
+    "--in-process-gpu",
+    "--disable-extensions",
+    "--disable-features=PaintHolding,Translate,OptimizationHints,MediaRouter,BackForwardCache",
 ]
 
 #: Resource types the browser does not fetch when rendering (they add nothing to the text).
@@ -109,29 +115,58 @@ def looks_like_js_shell(html: str) -> ShellVerdict:
     return ShellVerdict(False)
 
 
+#: Runs in the page after the load event: resolves once the DOM has not changed for ``quiet``
+#: ms, or ``limit`` ms after it started, whichever comes first. Content that scripts insert
+#: right after load (from an inline state, or a fast API call) is then in the page; a page that
+#: never stops changing (a ticker, an animation) costs at most ``limit``.
+SETTLE_SCRIPT = """([quiet, limit]) => new Promise((resolve) => {
+  let timer = null;
+  const done = () => { observer.disconnect(); clearTimeout(timer); resolve(); };
+  const observer = new MutationObserver(() => {
+    clearTimeout(timer);
+    timer = setTimeout(done, quiet);
+  });
+  observer.observe(document, {childList: true, subtree: true, characterData: true});
+  timer = setTimeout(done, quiet);
+  setTimeout(done, limit);
+})"""
+
+
 @dataclass(frozen=True)
 class RenderConfig:
-    """How a page is rendered: the event ``goto`` waits for and its time limit."""
+    """How a page is rendered: the event ``goto`` waits for, its time limit, and the DOM-quiet
+    window waited for after it (``settle_max_ms`` 0: none)."""
 
     wait_until: str
     timeout_ms: int
+    settle_quiet_ms: int = 0
+    settle_max_ms: int = 0
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> RenderConfig:
-        """Read RENDER_WAIT_UNTIL and RENDER_TIMEOUT_MS; SettingError names a bad one."""
-        wait_until = str(settings.get("RENDER_WAIT_UNTIL", "networkidle")).strip().lower()
+        """Read the RENDER_* settings; SettingError names a bad one."""
+        wait_until = str(settings.get("RENDER_WAIT_UNTIL")).strip().lower()
         if wait_until not in WAIT_EVENTS:
             raise SettingError(f"RENDER_WAIT_UNTIL must be one of {', '.join(WAIT_EVENTS)}, "
                                f"got {settings.get('RENDER_WAIT_UNTIL')!r}")
         return cls(wait_until=wait_until,
                    timeout_ms=read_number(settings, "RENDER_TIMEOUT_MS", whole=True,
-                                          minimum=1000, maximum=600_000))
+                                          minimum=1000, maximum=600_000),
+                   settle_quiet_ms=read_number(settings, "RENDER_SETTLE_QUIET_MS", whole=True,
+                                               minimum=0, maximum=10_000),
+                   settle_max_ms=read_number(settings, "RENDER_SETTLE_MAX_MS", whole=True,
+                                             minimum=0, maximum=60_000))
 
     def request_meta(self) -> dict[str, Any]:
         """``Request.meta`` that sends a request through the browser."""
-        return {"playwright": True,
-                "playwright_page_goto_kwargs": {"wait_until": self.wait_until,
-                                                "timeout": self.timeout_ms}}
+        meta: dict[str, Any] = {
+            "playwright": True,
+            "playwright_page_goto_kwargs": {"wait_until": self.wait_until,
+                                            "timeout": self.timeout_ms}}
+        if self.settle_max_ms and self.settle_quiet_ms:
+            meta["playwright_page_methods"] = [
+                PageMethod("evaluate", SETTLE_SCRIPT, [self.settle_quiet_ms, self.settle_max_ms])]
+        return meta
 
 
 def javascript_signals(html: str) -> list[str]:
@@ -175,11 +210,16 @@ def find_browser(configured: str | None) -> str | None:
     return shutil.which(configured)
 
 
-def launch_options(executable: str, base: dict[str, Any] | None = None) -> dict[str, Any]:
-    """PLAYWRIGHT_LAUNCH_OPTIONS for Debian's chromium at ``executable``."""
+def launch_options(executable: str, base: dict[str, Any] | None = None,
+                   renderer_processes: int = 0) -> dict[str, Any]:
+    """PLAYWRIGHT_LAUNCH_OPTIONS for Debian's chromium at ``executable``; with
+    ``renderer_processes`` chromium runs the pages in at most that many renderer processes."""
     options = dict(base or {})
     options["executable_path"] = executable
     options.setdefault("headless", True)
     args = list(options.get("args") or [])
-    options["args"] = args + [a for a in CHROMIUM_ARGS if a not in args]
+    wanted = list(CHROMIUM_ARGS)
+    if renderer_processes:
+        wanted.append(f"--renderer-process-limit={renderer_processes}")
+    options["args"] = args + [a for a in wanted if a not in args]
     return options

@@ -206,10 +206,18 @@ FEED_EXPORT_ENCODING = "utf-8"
 # The browser is Debian's chromium; CHROMIUM_PATH or the environment variable
 # CRAWLER_CHROMIUM_PATH points elsewhere.
 CHROMIUM_PATH = os.environ.get("CRAWLER_CHROMIUM_PATH", "/usr/bin/chromium")
-RENDER_WAIT_UNTIL = "networkidle"
+# A rendered page is read once its load event has fired and its DOM has then stayed unchanged for
+# RENDER_SETTLE_QUIET_MS (at most RENDER_SETTLE_MAX_MS after load; either 0: no wait after load).
+RENDER_WAIT_UNTIL = "load"
+RENDER_SETTLE_QUIET_MS = 150
+RENDER_SETTLE_MAX_MS = 1500
 RENDER_TIMEOUT_MS = 30000
 # Extra options of the browser launch (the executable path is added from CHROMIUM_PATH).
 PLAYWRIGHT_LAUNCH_OPTIONS: dict = {}
+# Renderer processes chromium may start (0: its own choice, about one per page open): one
+# renderer for the pages open at once holds the tree's memory down at no cost in pages/s
+# (README, "Rendering").
+RENDER_RENDERER_PROCESSES = 1
 # render=auto: a page whose extracted content has fewer words than this (or fails the quality
 # gate's score) and shows JavaScript signals is fetched again through the browser; 0: never.
 RENDER_THIN_WORDS = 100

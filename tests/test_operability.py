@@ -113,7 +113,7 @@ BAD_SETTING_GROUPS: dict[str, dict[str, tuple[str, str]]] = {
         "GC_YOUNG_THRESHOLD": ("-5", "must be a whole number of at least 0"),
     },
     "extraction": {"EXTRACTION_WORKERS": ("two", "must be a whole number")},
-    "quality": {"QUALITY_GATE_MIN_SCORE": ("2", "must be between 0 and 1")},
+    "quality": {"QUALITY_GATE_MIN_SCORE": ("2", "must be a number from 0 to 1")},
     "dedup": {"DOMAIN_DEDUP_NORMALISE": ("x", "must be true or false")},
     "spider": {"RENDER_WAIT_UNTIL": ("forever", "must be one of")},
 }

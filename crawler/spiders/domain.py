@@ -22,6 +22,7 @@ from urllib.parse import urljoin, urlsplit
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, IgnoreRequest, StopDownload
+from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.http import Response, TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.gz import gunzip
@@ -228,10 +229,18 @@ class DomainSpider(Spider):
             return
         handlers = dict(settings.getdict("DOWNLOAD_HANDLERS"))
         handlers.update({"http": PLAYWRIGHT_HANDLER, "https": PLAYWRIGHT_HANDLER})
-        settings.set("DOWNLOAD_HANDLERS", handlers, priority="spider")
-        settings.set("PLAYWRIGHT_LAUNCH_OPTIONS",
-                     launch_options(browser, settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS")),
-                     priority="spider")
+        # At least the priority the user's own value has (-s on the command line), so that the
+        # browser's path and flags are added to it rather than lost under it.
+        try:
+            renderers = read_number(settings, "RENDER_RENDERER_PROCESSES", whole=True,
+                                    minimum=0, maximum=64)
+        except SettingError as exc:
+            self.startup_error = str(exc)
+            return
+        options = launch_options(browser, settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"), renderers)
+        for name, value in (("DOWNLOAD_HANDLERS", handlers), ("PLAYWRIGHT_LAUNCH_OPTIONS", options)):
+            settings.set(name, value, priority=max(settings.getpriority(name) or 0,
+                                                   SETTINGS_PRIORITIES["spider"]))
 
     # -- start --------------------------------------------------------------------------
 
