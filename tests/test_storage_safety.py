@@ -47,6 +47,7 @@ def test_full_disk_stops_the_crawl_cleanly(linked_site: Path, serve_site, tmp_pa
         stats = result.stats
         # Stopped, with its own close reason, one clear line and no traceback.
         assert stats["finish_reason"] == "storage_error"
+        assert result.returncode == 4  # crawler/exit_codes.py: storage_error
         assert "Traceback" not in result.log
         errors = log_lines(result.log, "] ERROR: ")
         assert len(errors) == 1, errors
@@ -65,7 +66,7 @@ def test_full_disk_stops_the_crawl_cleanly(linked_site: Path, serve_site, tmp_pa
     # The pages that reached storage and were not written are counted and summarised.
     assert stats["errors/storage"] >= 1
     assert stats["summary/pages_unstored"] == stats["errors/storage"]
-    summary = log_lines(result.log, "Crawl summary (storage_error)")
+    summary = log_lines(result.log, "Crawl summary (storage_error, exit code 4)")
     assert len(summary) == 1 and f"storage={stats['errors/storage']}" in summary[0]
 
 
