@@ -42,6 +42,9 @@ class PageItem:
     quality_score: float | None = None
     quality_reasons: list[str] = field(default_factory=list)
     quality_flagged: bool = False
+    #: The response's validators (``ETag``, ``Last-Modified``), sent back on a re-crawl.
+    etag: str | None = None
+    last_modified: str | None = None
     #: :func:`crawler.content_hash.content_hash` of ``content_text``, set after extraction.
     content_hash: str | None = None
     raw_html: bytes = field(default=b"", repr=False)

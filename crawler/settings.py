@@ -52,6 +52,8 @@ REQUEST_FINGERPRINTER_CLASS = "crawler.fingerprint.CanonicalRequestFingerprinter
 EXTENSIONS = {
     "crawler.extensions.content_type.ContentTypeFilter": 100,
     "crawler.extensions.summary.CrawlSummary": 900,
+    # Before the summary: marks gone the stored pages a complete crawl did not reach.
+    "crawler.extensions.recrawl.GoneSweep": 800,
     "crawler.extensions.resume.ResumeGuard": 0,
     "crawler.extensions.gc_tuning.GarbageCollectionTuning": 950,
     # One row per crawl in the database's `crawls` table: times, close reason, final stats.
@@ -91,6 +93,9 @@ DOWNLOADER_MIDDLEWARES = {
     "crawler.middlewares.redirects.LoopAwareRedirectMiddleware": 600,
     "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
     "crawler.middlewares.redirects.LoopAwareMetaRefreshMiddleware": 580,
+    # Conditional requests and stored stand-ins for unchanged pages; its responses are seen
+    # after decompression (590) and before the body checks (570).
+    "crawler.middlewares.recrawl.RecrawlMiddleware": 585,
 }
 SPIDER_MIDDLEWARES = {
     "crawler.middlewares.traps.TrapMiddleware": 750,
@@ -171,6 +176,10 @@ DOMAIN_DEDUP_MIN_BLOCK_CHARS = 50
 # Compare blocks with IDs, dates and counters replaced; also count the lines of each whole page.
 DOMAIN_DEDUP_NORMALISE = True
 DOMAIN_DEDUP_WHOLE_PAGE = True
+# After a re-crawl, a domain is analysed again only when more than this share (0.0-1.0) of the
+# pages of its last analysis are new, changed or gone; below it the stored fingerprint cleans
+# the new and changed pages (dedup/store.py refresh_domain says why 5% is safe).
+DOMAIN_DEDUP_REANALYSE_PCT = 0.05
 
 # Where to write the final stats as JSON when the crawl ends (empty: nowhere).
 CRAWL_STATS_PATH = ""
@@ -192,6 +201,8 @@ SQLITE_PATH = "output/crawl.db"
 # A page whose main text is stored already under another URL of its domain is recorded in
 # `page_aliases` (alias_of that URL) instead of being stored again.
 ALIAS_DUPLICATE_CONTENT = True
+# Re-crawls: previous main texts kept per changed page (table page_versions; 0 keeps none).
+RECRAWL_KEEP_VERSIONS = 3
 
 # One JSONL feed per crawl in output/ (added by the DefaultFeed add-on only when no feed is
 # configured, so `-o/-O FILE` on the command line replaces it). Empty: no default feed.

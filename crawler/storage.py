@@ -24,6 +24,9 @@ PAGES_TABLE = "pages"
 
 #: Columns of the `pages` table. `raw_html` holds the fetched bytes, zlib-compressed;
 #: `encoding` says how they were decoded. `cleaned_content` is written by the domain dedup step.
+#: `etag` and `last_modified` are the response's validators, sent back on a re-crawl;
+#: `content_hash` fingerprints the main text; `first_seen`, `last_seen`, `last_changed` and
+#: `gone_at` are the page's history, kept by :mod:`crawler.history`.
 PAGES_COLUMNS: dict[str, type] = {
     "url": str,
     "canonical_url": str,
@@ -57,7 +60,13 @@ PAGES_COLUMNS: dict[str, type] = {
     "quality_flagged": int,
     "raw_html": bytes,
     "cleaned_content": str,
+    "etag": str,
+    "last_modified": str,
     "content_hash": str,
+    "first_seen": str,
+    "last_seen": str,
+    "last_changed": str,
+    "gone_at": str,
 }
 
 
@@ -188,11 +197,8 @@ def decompress_html(blob: bytes | None) -> bytes:
     return zlib.decompress(blob) if blob else b""
 
 
-def upsert_page(db: sqlite_utils.Database, row: dict[str, Any], raw_html: bytes) -> None:
-    """Insert or update one page row keyed by URL, in its own transaction.
-
-    Columns not in ``row`` (such as ``cleaned_content``) keep their stored value.
-    """
+def page_values(row: dict[str, Any], raw_html: bytes) -> dict[str, Any]:
+    """Column values of one page as stored: flags as 0/1, reasons as JSON, HTML compressed."""
     values = dict(row)
     values["rendered"] = int(bool(values.get("rendered")))
     values["quality_flagged"] = int(bool(values.get("quality_flagged")))
@@ -200,12 +206,27 @@ def upsert_page(db: sqlite_utils.Database, row: dict[str, Any], raw_html: bytes)
     if isinstance(reasons, (list, tuple)):
         values["quality_reasons"] = json.dumps(list(reasons))
     values["raw_html"] = compress_html(raw_html)
+    return values
+
+
+def upsert_page(db: sqlite_utils.Database, row: dict[str, Any], raw_html: bytes) -> None:
+    """Insert or update one page row keyed by URL, in its own transaction.
+
+    Columns not in ``row`` (such as ``cleaned_content``) keep their stored value.
+    """
+    values = page_values(row, raw_html)
     if not values.keys() <= PAGES_COLUMNS.keys():
         with db.conn:
             db[PAGES_TABLE].upsert(values, pk="url", alter=True)  # adds the unknown columns
         return
     with db.conn:
-        db.conn.execute(_upsert_statement(tuple(values)), tuple(values.values()))
+        write_page_values(db, values)
+
+
+def write_page_values(db: sqlite_utils.Database, values: dict[str, Any]) -> None:
+    """Upsert prepared values (:func:`page_values`) of known columns, in the caller's
+    transaction."""
+    db.conn.execute(_upsert_statement(tuple(values)), tuple(values.values()))
 
 
 def _upsert_statement(columns: tuple[str, ...]) -> str:
@@ -219,14 +240,22 @@ def _upsert_statement(columns: tuple[str, ...]) -> str:
 
 
 def iter_pages(db: sqlite_utils.Database, columns: list[str], *, domain: str | None = None,
-               batch_size: int = 500) -> Iterator[dict[str, Any]]:
-    """Stream page rows (ordered by URL) without loading the table into memory."""
+               batch_size: int = 500, live_only: bool = False) -> Iterator[dict[str, Any]]:
+    """Stream page rows (ordered by URL) without loading the table into memory.
+
+    ``live_only`` leaves out pages marked gone (``gone_at`` set).
+    """
     cols = ", ".join(f"[{c}]" for c in columns)
     sql = f"SELECT {cols} FROM [{PAGES_TABLE}]"
+    conditions: list[str] = []
     params: list[Any] = []
     if domain is not None:
-        sql += " WHERE domain = ?"
+        conditions.append("domain = ?")
         params.append(domain)
+    if live_only:
+        conditions.append("gone_at IS NULL")
+    if conditions:
+        sql += " WHERE " + " AND ".join(conditions)
     sql += " ORDER BY url"
     cursor = db.conn.execute(sql, params)
     while True:

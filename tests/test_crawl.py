@@ -67,8 +67,15 @@ def test_recrawl_updates_rows_instead_of_duplicating(serve_site, tmp_path: Path)
     second = run_crawl(server.url("/"), tmp_path, spider_args={"render": "never"},
                        feed_name="second.jsonl")
     assert first.returncode == second.returncode == 0
-    assert sorted(first.urls()) == sorted(second.urls())
-    assert len(second.rows("url")) == len(second.urls())
+    # The static server answers If-Modified-Since: nothing changed, nothing is stored again.
+    assert second.urls() == []
+    assert second.stats["summary/unchanged"] == len(first.urls())
+    assert sorted(r["url"] for r in second.rows("url")) == sorted(first.urls())
+    third = run_crawl(server.url("/"), tmp_path, spider_args={"render": "never", "refresh": "all"},
+                      feed_name="third.jsonl")
+    assert third.returncode == 0
+    assert sorted(first.urls()) == sorted(third.urls())
+    assert len(third.rows("url")) == len(third.urls())
 
 
 @pytest.fixture(scope="module")

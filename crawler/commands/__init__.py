@@ -18,6 +18,7 @@ COMMAND_MODULES: list[str] = [
     "crawler.commands.dedup",
     "crawler.commands.reextract",
     "crawler.commands.merge",
+    "crawler.commands.changes",
     "crawler.commands.redis_clear",
     "crawler.commands.export",
     "crawler.commands.search",

@@ -56,6 +56,9 @@ def extracted_values(url: str, html: str) -> dict[str, Any]:
     result = extract(html, url)
     values = {name: getattr(result, name) for name in EXTRACTED_FIELDS}
     values["quality_reasons"] = json.dumps(list(result.quality_reasons))
+    # The hash follows the engine's output, so the next crawl compares like with like; the
+    # page's history (last_changed, page_versions) is not touched: the page did not change.
+    values["content_hash"] = content_hash(result.content_text)
     return values
 
 

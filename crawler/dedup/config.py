@@ -11,6 +11,7 @@ logger = logging.getLogger(__name__)
 THRESHOLD_PCT_RANGE = (0.1, 1.0)
 MIN_PAGES_RANGE = (2, 100)
 MIN_BLOCK_CHARS_RANGE = (10, 500)
+REANALYSE_PCT_RANGE = (0.0, 1.0)
 
 
 class DedupConfigError(ValueError):
@@ -22,7 +23,10 @@ class DedupConfig:
     """How a domain's boilerplate is found: share of pages, page floor, shortest block counted.
 
     ``normalise`` compares blocks with IDs, dates and counters replaced; ``whole_page`` also
-    counts the text lines of each stored page's full HTML.
+    counts the text lines of each stored page's full HTML. ``reanalyse_pct``: after a
+    re-crawl, the share of the pages analysed last time that must be new, changed or gone before
+    the domain is analysed again (below it, only those pages are cleaned with the stored
+    fingerprint; see :func:`crawler.dedup.store.refresh_domain`).
     """
 
     threshold_pct: float = 0.7
@@ -30,16 +34,19 @@ class DedupConfig:
     min_block_chars: int = 50
     normalise: bool = True
     whole_page: bool = True
+    reanalyse_pct: float = 0.05
 
     def __post_init__(self) -> None:
         """Reject values outside the documented ranges, naming the setting and its range."""
         _check_range("threshold_pct", self.threshold_pct, THRESHOLD_PCT_RANGE)
         _check_range("min_pages", self.min_pages, MIN_PAGES_RANGE, integer=True)
         _check_range("min_block_chars", self.min_block_chars, MIN_BLOCK_CHARS_RANGE, integer=True)
+        _check_range("reanalyse_pct", self.reanalyse_pct, REANALYSE_PCT_RANGE)
 
     @classmethod
     def from_values(cls, *, threshold_pct: object, min_pages: object, min_block_chars: object,
                     normalise: object = True, whole_page: object = True,
+                    reanalyse_pct: object = 0.05,
                     names: dict[str, str] | None = None) -> DedupConfig:
         """Build from loosely typed values (settings, strings), naming the bad one by ``names``."""
         names = names or {}
@@ -52,6 +59,8 @@ class DedupConfig:
                                     MIN_BLOCK_CHARS_RANGE),
             normalise=bool(normalise),
             whole_page=bool(whole_page),
+            reanalyse_pct=_coerce(reanalyse_pct, float, names.get("reanalyse_pct", "reanalyse_pct"),
+                                  REANALYSE_PCT_RANGE),
         )
 
 

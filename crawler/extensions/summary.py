@@ -1,6 +1,7 @@
 """At close, one log line and ``summary/*`` stats: pages found, stored, rendered, dropped by the
 quality gate, blocked by robots.txt, not stored because the database refused them
-(``errors/storage``), skipped, errors, and how the crawl ended.
+(``errors/storage``), skipped, errors, how the crawl ended, and against the database's previous
+crawls: new, changed, unchanged (304, sitemap lastmod, same bytes, same hash), gone.
 
 With ``JOBDIR`` the counts add up across the runs of the job: each clean close writes them to
 ``JOBDIR/summary.json``, and the next run of the same job starts from them, so the summary after a
@@ -99,6 +100,11 @@ class CrawlSummary:
         counts = Counter({name: values.get(stat, 0) for name, stat in COUNTED_STATS.items()})
         counts["skipped"] = sum(skipped.values())
         counts["errors"] = sum(errors.values())
+        counts["new"] = values.get("recrawl/new", 0)
+        counts["changed"] = values.get("recrawl/changed", 0)
+        counts["unchanged"] = (values.get("recrawl/unchanged", 0)
+                               + values.get("recrawl/same_hash", 0))
+        counts["gone"] = values.get("recrawl/gone", 0)
         earlier = self._earlier_runs()
         runs = earlier.get("runs", 0) + 1
         counts.update({k: v for k, v in earlier.items() if k != "runs"})
@@ -112,10 +118,11 @@ class CrawlSummary:
 
         job = f" over {runs} runs of the job" if runs > 1 else ""
         logger.info("Crawl summary (%s, exit code %d)%s: %d pages found, %d stored, %d rendered, "
-                    "%d dropped by the quality gate, %d blocked by robots.txt; skipped: %s; "
-                    "errors: %s", reason, exit_code, job, counts["pages_found"],
-                    counts["pages_stored"], counts["pages_rendered"],
+                    "%d dropped by the quality gate, %d blocked by robots.txt; %d new, %d changed, "
+                    "%d unchanged, %d gone; skipped: %s; errors: %s", reason, exit_code, job,
+                    counts["pages_found"], counts["pages_stored"], counts["pages_rendered"],
                     counts["pages_dropped_quality"], counts["pages_blocked_robots"],
+                    counts["new"], counts["changed"], counts["unchanged"], counts["gone"],
                     fmt(skipped), fmt(errors))
         if self.jobdir is not None:
             self.jobdir.mkdir(parents=True, exist_ok=True)

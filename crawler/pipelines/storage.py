@@ -1,4 +1,6 @@
-"""SQLitePipeline: upsert each page (with its compressed raw HTML) into the crawl database."""
+"""SQLitePipeline: upsert each page (with its compressed raw HTML) into the crawl database,
+keeping its history (new, changed or unchanged against the stored row; see
+:mod:`crawler.history`)."""
 
 from __future__ import annotations
 
@@ -17,21 +19,29 @@ from crawler import signals
 from crawler.aliases import ensure_aliases_table, first_url_with_content, record_alias
 from crawler.database_identity import DatabaseRefused
 from crawler.exit_codes import STORAGE_ERROR
+from crawler.history import UNCHANGED, ensure_versions_table, record_page
 from crawler.items import PageItem, page_row
 from crawler.startup import stop_if_misconfigured
-from crawler.storage import open_database, upsert_page
+from crawler.storage import open_database
 
 logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class SQLiteConfig:
-    """Where the crawl database lives."""
+    """Where the crawl database lives, and how many previous texts of a page it keeps."""
 
     path: Path
     #: Record a page whose main text is stored already under another URL of its domain as an
     #: alias of that URL instead of storing it again (ALIAS_DUPLICATE_CONTENT).
     alias_duplicates: bool = True
+    keep_versions: int = 3
+
+    def problem(self) -> str | None:
+        """A sentence naming an invalid setting, or None."""
+        if self.keep_versions < 0:
+            return f"RECRAWL_KEEP_VERSIONS must be 0 or more, got {self.keep_versions!r}"
+        return None
 
 
 class SQLitePipeline:
@@ -44,33 +54,47 @@ class SQLitePipeline:
     counted under ``errors/storage``; a page that was not committed is never counted stored.
     """
 
-    def __init__(self, crawler: Crawler, config: SQLiteConfig) -> None:
+    def __init__(self, crawler: Crawler, config: SQLiteConfig,
+                 startup_error: str | None = None) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
         self.config = config
+        self.startup_error = startup_error
         self.db: sqlite_utils.Database | None = None
         self.failed = False
         self._logged_domains: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SQLitePipeline:
-        """Read ``SQLITE_PATH`` once; an empty value turns storage off."""
+        """Read ``SQLITE_PATH`` and ``RECRAWL_KEEP_VERSIONS`` once; an empty path turns storage
+        off."""
         path = crawler.settings.get("SQLITE_PATH")
         if not path:
             raise NotConfigured("SQLITE_PATH is empty")
-        return cls(crawler, SQLiteConfig(
-            path=Path(path),
-            alias_duplicates=crawler.settings.getbool("ALIAS_DUPLICATE_CONTENT", True)))
+        alias_duplicates = crawler.settings.getbool("ALIAS_DUPLICATE_CONTENT", True)
+        raw_keep = crawler.settings.get("RECRAWL_KEEP_VERSIONS")
+        try:
+            keep = int(raw_keep)
+        except (TypeError, ValueError):
+            return cls(crawler, SQLiteConfig(path=Path(path), alias_duplicates=alias_duplicates),
+                       startup_error=f"RECRAWL_KEEP_VERSIONS must be a whole number, "
+                                     f"got {raw_keep!r}")
+        config = SQLiteConfig(path=Path(path), alias_duplicates=alias_duplicates,
+                              keep_versions=keep)
+        return cls(crawler, config, startup_error=config.problem())
 
     async def open_spider(self, spider: Spider | None = None) -> None:
         """Open the database (WAL mode), creating it and its schema if needed; refuse a path
-        that cannot hold it, or another application's database, with one sentence.
+        that cannot hold it, or another application's database, or a bad
+        RECRAWL_KEEP_VERSIONS, with one sentence.
 
         A coroutine, so that Scrapy gathers it with the other pipelines' and a refusal leaves
         none of them un-awaited."""
+        stop_if_misconfigured(self.stats, self.startup_error)
         try:
             self.db = open_database(self.config.path)
             ensure_aliases_table(self.db)
+            ensure_versions_table(self.db)
         except DatabaseRefused as exc:
             stop_if_misconfigured(self.stats, f"SQLITE_PATH: {exc}.")
         except (sqlite3.Error, OSError) as exc:
@@ -85,8 +109,8 @@ class SQLitePipeline:
             self.db = None
 
     def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
-        """Upsert the page row; re-crawling a URL updates its row. After a failed write, the
-        pages still in flight are counted and dropped without another attempt."""
+        """Upsert the page row; re-crawling a URL updates its row and history. After a failed
+        write, the pages still in flight are counted and dropped without another attempt."""
         if self.db is None or self.failed:
             self.stats.inc_value("errors/storage")
             raise DropItem(f"Not stored (the crawl database failed): {item.url}",
@@ -94,11 +118,14 @@ class SQLitePipeline:
         try:
             if self.config.alias_duplicates:
                 self._drop_if_alias(item)
-            upsert_page(self.db, page_row(item), item.raw_html)
+            outcome = record_page(self.db, page_row(item), item.raw_html,
+                                  keep_versions=self.config.keep_versions)
         except sqlite3.Error as exc:
             self._stop(item, exc)
             raise DropItem(f"Not stored ({exc}): {item.url}", log_level="DEBUG") from None
         self.stats.inc_value("pages/stored")
+        self.stats.inc_value(f"recrawl/{outcome}" if outcome != UNCHANGED
+                             else "recrawl/same_hash")
         return item
 
     def _stop(self, item: PageItem, exc: sqlite3.Error) -> None:

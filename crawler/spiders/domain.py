@@ -1,9 +1,10 @@
 """The ``domain`` spider: crawl every HTML page of one site through links and sitemaps.
 
 ``scrapy crawl domain -a start=https://site.example/[,URL...]`` with optional arguments
-``subdomains``, ``max_pages``, ``max_depth``, ``allow``, ``deny``, ``render``, ``sitemaps`` and
-``follow_links``. Pages are yielded as :class:`~crawler.items.PageItem`; extraction and storage
-happen in the item pipelines.
+``subdomains``, ``max_pages``, ``max_depth``, ``allow``, ``deny``, ``render``, ``sitemaps``,
+``follow_links`` and ``refresh``. Pages are yielded as :class:`~crawler.items.PageItem`;
+extraction and storage happen in the item pipelines. A page found unchanged since the last crawl
+(see :mod:`crawler.middlewares.recrawl`) yields no item; its links are followed all the same.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from crawler.extraction.document import MAX_ATTRIBUTES, limit_attributes
 from crawler.fingerprint import CANONICAL_URL_META
 from crawler.items import PageItem
 from crawler.links import anchor_links, page_relation_links
+from crawler.middlewares.recrawl import META_LASTMOD, META_UNCHANGED, REFRESH_MODES
 from crawler.middlewares.traps import strip_session_ids
 from crawler.rendering import (RENDER_MODES, RenderConfig, find_browser, launch_options,
                                looks_like_js_shell)
@@ -98,12 +100,14 @@ class DomainCrawlConfig:
     render: str
     sitemaps: bool
     follow_links: bool
+    refresh: str = REFRESH_MODES[0]
 
     @classmethod
     def from_arguments(cls, start: str | None, subdomains: Any = "false", max_pages: Any = None,
                        max_depth: Any = None, allow: Any = None, deny: Any = None,
                        render: Any = "auto", sitemaps: Any = "true",
-                       follow_links: Any = "true") -> DomainCrawlConfig:
+                       follow_links: Any = "true", refresh: Any = REFRESH_MODES[0],
+                       ) -> DomainCrawlConfig:
         """Validate spider arguments; a ValueError names the argument that is wrong."""
         urls = [u.strip() for u in (start or "").split(",") if u.strip()]
         if not urls:
@@ -118,6 +122,9 @@ class DomainCrawlConfig:
         render_mode = str(render).strip().lower()
         if render_mode not in RENDER_MODES:
             raise ValueError(f"-a render={render!r}: expected one of {', '.join(RENDER_MODES)}")
+        refresh_mode = str(refresh).strip().lower()
+        if refresh_mode not in REFRESH_MODES:
+            raise ValueError(f"-a refresh={refresh!r}: expected one of {', '.join(REFRESH_MODES)}")
         scope = CrawlScope(
             hosts=frozenset(host_of(u) for u in canonical),
             include_subdomains=_parse_bool("subdomains", subdomains),
@@ -132,6 +139,7 @@ class DomainCrawlConfig:
             render=render_mode,
             sitemaps=_parse_bool("sitemaps", sitemaps),
             follow_links=_parse_bool("follow_links", follow_links),
+            refresh=refresh_mode,
         )
 
 
@@ -159,7 +167,8 @@ class DomainSpider(Spider):
     def __init__(self, start: str | None = None, subdomains: Any = "false",
                  max_pages: Any = None, max_depth: Any = None, allow: Any = None,
                  deny: Any = None, render: Any = "auto", sitemaps: Any = "true",
-                 follow_links: Any = "true", *args: Any, **kwargs: Any) -> None:
+                 follow_links: Any = "true", refresh: Any = REFRESH_MODES[0], *args: Any,
+                 **kwargs: Any) -> None:
         # Arguments whose name starts with "_" come from deployment tools (Scrapyd's _job).
         unknown = sorted(name for name in kwargs if not name.startswith("_"))
         super().__init__(*args, **{k: v for k, v in kwargs.items() if k.startswith("_")})
@@ -175,7 +184,7 @@ class DomainSpider(Spider):
             try:
                 self.config = DomainCrawlConfig.from_arguments(
                     start, subdomains, max_pages, max_depth, allow, deny, render, sitemaps,
-                    follow_links)
+                    follow_links, refresh)
             except ValueError as exc:
                 self.startup_error = str(exc)
         self.render_mode = self.config.render if self.config else "never"
@@ -346,6 +355,14 @@ class DomainSpider(Spider):
         if self.config.max_pages is not None and self.pages_yielded >= self.config.max_pages:
             stats.inc_value("skipped/max_pages")
             return
+        if response.meta.get(META_UNCHANGED):
+            # Unchanged since the last crawl (stored copy or same bytes): nothing to extract or
+            # store, but its links still lead to the rest of the site.
+            self.pages_yielded += 1
+            yield from self._follow_links(response)
+            if self.config.max_pages is not None and self.pages_yielded >= self.config.max_pages:
+                raise CloseSpider("max_pages")
+            return
         rendered = bool(response.meta.get("playwright"))
         if self.render_mode == "auto" and not rendered:
             verdict = looks_like_js_shell(response.text)
@@ -395,6 +412,8 @@ class DomainSpider(Spider):
             canonical_url=canonical,
             depth=int(response.meta.get("page_depth", 0)),
             render_reason=response.meta.get(RENDER_REASON_META) if rendered else None,
+            etag=self._header(response, b"ETag"),
+            last_modified=self._header(response, b"Last-Modified"),
             raw_html=response.body,
         )
 
@@ -416,6 +435,12 @@ class DomainSpider(Spider):
                         else f"{len(canonical)} characters > URLLENGTH_LIMIT {limit}")
             return None
         return canonical
+
+    @staticmethod
+    def _header(response: Response, name: bytes) -> str | None:
+        """A response header as text, or None when absent or empty (rendered pages have none)."""
+        value = response.headers.get(name)
+        return value.decode("latin-1").strip() or None if value else None
 
     def _follow_links(self, response: TextResponse) -> Iterator[Request]:
         assert self.config is not None
@@ -530,6 +555,9 @@ class DomainSpider(Spider):
                 request = self._discovered_request(loc, depth=1)
                 if request is not None:
                     stats.inc_value("sitemaps/urls")
+                    lastmod = (entry.get("lastmod") or "").strip()
+                    if lastmod:
+                        request.meta[META_LASTMOD] = lastmod
                     yield request
 
     def _sitemap_body(self, response: Response) -> bytes | None:
