@@ -10,6 +10,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
+from urllib.request import urlopen
 
 import pytest
 
@@ -196,11 +198,16 @@ def test_nightly_scrapyd_jobs_share_one_database_and_list_the_changes(
     database = tmp_path / "crawls" / "docs.db"
     for night, version in (("night-1", 1), ("night-2", 2)):
         site.state.version = version
-        scheduled = scrapyd.post("schedule.json", [
-            ("project", PROJECT), ("spider", "domain"), ("jobid", night),
-            ("start", site.origin + "/"), ("render", "never"),
-            ("setting", f"SQLITE_PATH={database}"), ("setting", "AUTOTHROTTLE_ENABLED=false"),
-            ("setting", "EXTRACTION_EXECUTOR=thread")])
+        fields = [("project", PROJECT), ("spider", "domain"), ("jobid", night),
+                  ("start", site.origin + "/"), ("render", "never"),
+                  ("setting", f"SQLITE_PATH={database}"),
+                  ("setting", "AUTOTHROTTLE_ENABLED=false"),
+                  ("setting", "EXTRACTION_EXECUTOR=thread")]
+        # Scrapyd lists the egg's spiders in a subprocess before it answers: slow on a busy
+        # machine, so this waits longer than the fixture's 10 s.
+        with urlopen(f"{scrapyd.url}schedule.json", data=urlencode(fields).encode(),
+                     timeout=120) as answer:
+            scheduled = json.load(answer)
         assert scheduled["status"] == "ok"
         wait_until_finished(scrapyd, night)
     log = (scrapyd.home / "logs" / PROJECT / "domain" / "night-2.log").read_text()
