@@ -21,6 +21,7 @@ Stats: ``recrawl/gone`` (with the 404/410 pages), ``recrawl/gone/not_reached``.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.job import job_dir
 
+from crawler.database_identity import DatabaseRefused
 from crawler.history import sweep_gone, utc_now
 from crawler.storage import open_database
 
@@ -91,12 +93,18 @@ class GoneSweep:
             logger.info("Stored pages not reached are not marked gone: %s", why_not)
         else:
             config = spider.config  # type: ignore[attr-defined]
-            db = open_database(self.config.db_path)
             try:
-                gone = sweep_gone(db, self.started,
-                                  lambda url: config.scope.accepts(url)[0])
-            finally:
-                db.conn.close()
+                db = open_database(self.config.db_path)
+                try:
+                    gone = sweep_gone(db, self.started,
+                                      lambda url: config.scope.accepts(url)[0])
+                finally:
+                    db.conn.close()
+            except (sqlite3.Error, OSError, DatabaseRefused) as exc:
+                self.stats.inc_value("recrawl/sweep_errors")
+                logger.error("Could not mark the pages not reached as gone in %s (%s)",
+                             self.config.db_path, exc)
+                gone = []
             self.stats.inc_value("recrawl/gone", len(gone))
             self.stats.inc_value("recrawl/gone/not_reached", len(gone))
             for url in gone[:20]:
@@ -110,6 +118,8 @@ class GoneSweep:
         """Why this crawl may not have reached every page, or None when it did."""
         if reason != "finished":
             return f"the crawl ended early ({reason})"
+        if self.stats.get_value("storage/error"):
+            return "the crawl database could not be written"
         if self.config.distributed:
             return "one worker of a distributed crawl reaches only part of the site"
         config = getattr(spider, "config", None)

@@ -32,6 +32,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response
 
+from crawler.database_identity import DatabaseRefused
 from crawler.fingerprint import CANONICAL_URL_META
 from crawler.history import (known_page, mark_gone, parse_time, stored_page, touch_seen,
                              utc_now)
@@ -97,7 +98,7 @@ class RecrawlMiddleware:
             logger.info("refresh=all: every page is fetched and extracted again")
         try:
             self.db = open_database(self.config.db_path)
-        except (OSError, sqlite3.Error) as exc:
+        except (OSError, sqlite3.Error, DatabaseRefused) as exc:
             logger.warning("Cannot read stored pages from %s (%s): every page is fetched again",
                            self.config.db_path, exc)
             self.db = None

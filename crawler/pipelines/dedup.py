@@ -95,8 +95,10 @@ class DomainDedupPipeline:
     async def close_spider(self, spider: Spider | None = None) -> None:
         """Bring every domain crawled up to date, in a thread so the reactor keeps running (not
         after the storage pipeline failed to write: the disk is full or the database unusable)."""
-        if self.config is None:
+        if self.config is None or self.startup_error:
             return
+        if not self.domains and not self.stats.get_value("recrawl/gone"):
+            return  # nothing stored and nothing lost: every page is as the last analysis saw it
         if self.stats.get_value("storage/error"):
             logger.info("Domain dedup skipped: the crawl database could not be written")
             return
