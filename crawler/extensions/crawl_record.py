@@ -75,8 +75,7 @@ class CrawlRecordExtension:
         try:
             db = open_database(self.config.path)
         except (sqlite3.Error, OSError, DatabaseRefused) as exc:
-            logger.error("Could not record the crawl in %s: %s", self.config.path, exc)
-            self.crawler.stats.inc_value("crawl_record/error")
+            self._failed(exc)
             return
         try:
             crawl_id = record_crawl(
@@ -85,10 +84,18 @@ class CrawlRecordExtension:
                 close_reason=self.close_reason or stats.get("finish_reason"), stats=stats)
             logger.info("Crawl recorded in %s (crawls.id=%d)", self.config.path, crawl_id)
         except sqlite3.Error as exc:
-            logger.error("Could not record the crawl in %s: %s", self.config.path, exc)
-            self.crawler.stats.inc_value("crawl_record/error")
+            self._failed(exc)
         finally:
             db.conn.close()
+
+    def _failed(self, exc: Exception) -> None:
+        """Count a record that could not be written and log it: an error, or a warning when the
+        crawl already stopped on a failing database (that error was logged once already)."""
+        self.crawler.stats.inc_value("crawl_record/error")
+        if self.crawler.stats.get_value("storage/error"):
+            logger.warning("Could not record the crawl in %s either: %s", self.config.path, exc)
+        else:
+            logger.error("Could not record the crawl in %s: %s", self.config.path, exc)
 
 
 def _iso(value: object) -> str | None:
