@@ -4,8 +4,14 @@ URL of the same domain are recorded as aliases of that first URL.
 A case-insensitive server (``/Page`` and ``/page``), session tokens in URLs, or links that grow
 a URL without changing the page, all show one page under many URLs. The storage pipeline looks
 up each page's content hash (:func:`crawler.content_hash.content_hash` of its main text) among
-the stored rows of its domain; when another URL holds it, the page becomes a row of
-``page_aliases`` instead of a second row of ``pages``.
+the stored rows of its domain; when another URL holds it under the same title, the page becomes
+a row of ``page_aliases`` instead of a second row of ``pages``.
+
+The title is part of the identity because different pages of one site can extract to the same
+main text: section pages whose only text is an "edit this page" link, or a category page that
+prints its one post in full. Those have titles of their own and stay separate pages; the copies
+a trap makes repeat the whole page, title included. Pages with fewer words than
+``ALIAS_MIN_WORDS`` are never aliases (see :class:`crawler.pipelines.storage.SQLiteConfig`).
 
 Table ``page_aliases``: ``url`` (primary key), ``alias_of`` (the stored URL), ``domain``,
 ``content_hash`` and ``first_seen``.
@@ -31,12 +37,12 @@ def ensure_aliases_table(db: sqlite_utils.Database) -> None:
 
 
 def first_url_with_content(db: sqlite_utils.Database, domain: str, digest: str,
-                           url: str) -> str | None:
-    """The stored URL of the domain holding this content, unless ``url`` itself is stored (a
-    re-crawl updates its own row) or no other URL holds it."""
+                           url: str, title: str | None) -> str | None:
+    """The stored URL of the domain holding this content under the same title, unless ``url``
+    itself is stored (a re-crawl updates its own row) or no other URL holds it."""
     rows = db.execute(f"SELECT url FROM [{PAGES_TABLE}] WHERE domain = ? AND content_hash = ? "
-                      "ORDER BY url = ? DESC, length(url), url LIMIT 1",
-                      [domain, digest, url]).fetchall()
+                      "AND coalesce(title, '') = ? ORDER BY url = ? DESC, length(url), url "
+                      "LIMIT 1", [domain, digest, title or "", url]).fetchall()
     if not rows or rows[0][0] == url:
         return None
     own = db.execute(f"SELECT 1 FROM [{PAGES_TABLE}] WHERE url = ?", [url]).fetchone()

@@ -199,8 +199,11 @@ MCP_ALLOWED_HOSTS: tuple[str, ...] = ()
 # SQLite database of crawled pages (table `pages`, keyed by URL).
 SQLITE_PATH = "output/crawl.db"
 # A page whose main text is stored already under another URL of its domain is recorded in
-# `page_aliases` (alias_of that URL) instead of being stored again.
+# `page_aliases` (alias_of that URL) instead of being stored again. Only pages with the same
+# title and at least ALIAS_MIN_WORDS words of main text: the Hugo Book test site has section
+# pages whose only text is a three-word edit link, which are different pages, not copies.
 ALIAS_DUPLICATE_CONTENT = True
+ALIAS_MIN_WORDS = 20
 # Re-crawls: previous main texts kept per changed page (table page_versions; 0 keeps none).
 RECRAWL_KEEP_VERSIONS = 3
 

@@ -35,12 +35,16 @@ class SQLiteConfig:
     #: Record a page whose main text is stored already under another URL of its domain as an
     #: alias of that URL instead of storing it again (ALIAS_DUPLICATE_CONTENT).
     alias_duplicates: bool = True
+    #: Fewest words of main text for a page to be recorded as an alias (ALIAS_MIN_WORDS).
+    alias_min_words: int = 20
     keep_versions: int = 3
 
     def problem(self) -> str | None:
         """A sentence naming an invalid setting, or None."""
         if self.keep_versions < 0:
             return f"RECRAWL_KEEP_VERSIONS must be 0 or more, got {self.keep_versions!r}"
+        if self.alias_min_words < 1:
+            return f"ALIAS_MIN_WORDS must be 1 or more, got {self.alias_min_words!r}"
         return None
 
 
@@ -71,16 +75,18 @@ class SQLitePipeline:
         path = crawler.settings.get("SQLITE_PATH")
         if not path:
             raise NotConfigured("SQLITE_PATH is empty")
-        alias_duplicates = crawler.settings.getbool("ALIAS_DUPLICATE_CONTENT", True)
-        raw_keep = crawler.settings.get("RECRAWL_KEEP_VERSIONS")
-        try:
-            keep = int(raw_keep)
-        except (TypeError, ValueError):
-            return cls(crawler, SQLiteConfig(path=Path(path), alias_duplicates=alias_duplicates),
-                       startup_error=f"RECRAWL_KEEP_VERSIONS must be a whole number, "
-                                     f"got {raw_keep!r}")
+        alias_duplicates = crawler.settings.getbool("ALIAS_DUPLICATE_CONTENT")
+        whole_numbers: dict[str, int] = {}
+        for name in ("RECRAWL_KEEP_VERSIONS", "ALIAS_MIN_WORDS"):
+            raw = crawler.settings.get(name)
+            try:
+                whole_numbers[name] = int(raw)
+            except (TypeError, ValueError):
+                return cls(crawler, SQLiteConfig(path=Path(path)),
+                           startup_error=f"{name} must be a whole number, got {raw!r}")
         config = SQLiteConfig(path=Path(path), alias_duplicates=alias_duplicates,
-                              keep_versions=keep)
+                              alias_min_words=whole_numbers["ALIAS_MIN_WORDS"],
+                              keep_versions=whole_numbers["RECRAWL_KEEP_VERSIONS"])
         return cls(crawler, config, startup_error=config.problem())
 
     async def open_spider(self, spider: Spider | None = None) -> None:
@@ -140,11 +146,13 @@ class SQLitePipeline:
 
     def _drop_if_alias(self, item: PageItem) -> None:
         """Record the page as an alias and drop it when another URL of its domain holds its
-        main text (pages without text are never aliases)."""
+        main text under the same title (pages with fewer than ALIAS_MIN_WORDS words of text are
+        never aliases)."""
         assert self.db is not None
-        if not item.content_text or not item.content_hash:
+        if not item.content_hash or (item.word_count or 0) < self.config.alias_min_words:
             return
-        first = first_url_with_content(self.db, item.domain, item.content_hash, item.url)
+        first = first_url_with_content(self.db, item.domain, item.content_hash, item.url,
+                                       item.title)
         if first is None:
             return
         record_alias(self.db, item.url, first, item.domain, item.content_hash)
