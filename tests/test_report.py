@@ -74,6 +74,9 @@ def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Crawled]:
     done = subprocess.run(report_command(str(result.db_path), "-o", str(report), "--jobs", "1"),
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    stored = query(result.db_path, "SELECT count(*) FROM pages")[0][0]
+    # not a terminal: one plain progress line when the page views are written
+    assert f"report page views: done {stored}/{stored} pages (100%)" in done.stderr
     yield Crawled(result.db_path, report, server.origin, done.stdout)
 
 

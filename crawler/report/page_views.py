@@ -26,6 +26,7 @@ import sqlite_utils
 
 from crawler.extraction.output import sanitize_html
 from crawler.decoding import decode_page
+from crawler.progress import Progress
 from crawler.storage import PAGES_TABLE, decompress_html
 
 logger = logging.getLogger(__name__)
@@ -147,7 +148,8 @@ def write_page_views(db: sqlite_utils.Database, directory: Path,
     """Write every page's view into chunk files in ``directory``; returns (pages, traces).
 
     With ``jobs`` above 1 chunks are built in worker processes, at most two per worker in
-    flight, so memory stays bounded whatever the number of pages.
+    flight, so memory stays bounded whatever the number of pages. Progress goes to stderr (a
+    bar on a terminal, a plain line otherwise), page by page as chunks are written.
     """
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob("pages-*.js"):
@@ -155,16 +157,25 @@ def write_page_views(db: sqlite_utils.Database, directory: Path,
     columns = (*METADATA_COLUMNS, *_CONTENT_COLUMNS)
     if options.traces == "none":
         columns = columns[:-1]  # no raw HTML needed
+    total = db.execute(f"SELECT count(*) FROM [{PAGES_TABLE}]").fetchone()[0]
+    with Progress(total, "report page views") as progress:
+        return _write_chunks(db, directory, columns, options, progress)
+
+
+def _write_chunks(db: sqlite_utils.Database, directory: Path, columns: tuple[str, ...],
+                  options: PageViewOptions, progress: Progress) -> tuple[int, int]:
+    """Build and write the chunk files (see :func:`write_page_views`)."""
     pages = traced = 0
     chunks = enumerate(_iter_chunks(db, columns, PAGES_PER_CHUNK))
 
-    def write(chunk: int, script: str) -> None:
+    def write(chunk: int, script: str, size: int) -> None:
         (directory / chunk_name(chunk)).write_text(script, encoding="utf-8")
+        progress.update(size)
 
     if options.jobs <= 1:
         for chunk, rows in chunks:
             script, count = chunk_script(chunk, rows, options.traces)
-            write(chunk, script)
+            write(chunk, script, len(rows))
             pages, traced = pages + len(rows), traced + count
         return pages, traced
     with ProcessPoolExecutor(max_workers=options.jobs) as executor:
@@ -175,11 +186,11 @@ def write_page_views(db: sqlite_utils.Database, directory: Path,
             while len(pending) > 2 * options.jobs or (pending and pending[0][2].done()):
                 done_chunk, size, future = pending.popleft()
                 script, count = future.result()
-                write(done_chunk, script)
+                write(done_chunk, script, size)
                 pages, traced = pages + size, traced + count
         for done_chunk, size, future in pending:
             script, count = future.result()
-            write(done_chunk, script)
+            write(done_chunk, script, size)
             pages, traced = pages + size, traced + count
     return pages, traced
 
