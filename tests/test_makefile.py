@@ -20,7 +20,12 @@ def make(*args: str, cwd: Path = REPO_ROOT, timeout: float = 240) -> subprocess.
     """Run ``make`` in the checkout as a user would."""
     return subprocess.run(["make", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, env={k: v for k, v in os.environ.items()
-                                                if k not in ("START", "MAKEFLAGS")})
+                                                if k not in _OUTER_MAKE_VARIABLES})
+
+
+#: Variables an outer ``make`` (``make test``) exports; without them the inner ``make`` runs as
+#: a user's would (no "Entering directory" lines, no inherited flags or START).
+_OUTER_MAKE_VARIABLES = ("START", "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")
 
 
 @pytest.fixture
