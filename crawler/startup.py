@@ -61,9 +61,10 @@ def refuse_when_opened(crawler: Crawler, problem: str) -> NotConfigured:
     return NotConfigured()
 
 
-def read_bool(settings: BaseSettings, name: str, default: bool | None = None) -> bool:
-    """A true/false setting; SettingError naming it when the value is neither."""
-    value: Any = settings.get(name, default)
+def read_bool(settings: BaseSettings, name: str) -> bool:
+    """A true/false setting; SettingError naming it when the value is neither. Its default is
+    the one in ``crawler/settings.py``, never one given here."""
+    value: Any = settings.get(name)
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -74,12 +75,12 @@ def read_bool(settings: BaseSettings, name: str, default: bool | None = None) ->
     raise SettingError(f"{name} must be true or false, got {value!r}")
 
 
-def read_number(settings: BaseSettings, name: str, default: float | None = None, *,
-                whole: bool = False,
+def read_number(settings: BaseSettings, name: str, *, whole: bool = False,
                 minimum: float | None = None, maximum: float | None = None) -> Any:
     """A numeric setting (an int when ``whole``) within [minimum, maximum]; SettingError naming
-    the setting and the accepted range otherwise."""
-    value: Any = settings.get(name, default)
+    the setting and the accepted range otherwise. Its default is the one in
+    ``crawler/settings.py``, never one given here."""
+    value: Any = settings.get(name)
     kind = "a whole number" if whole else "a number"
     if minimum is not None and maximum is not None:
         accepted = f"{kind} from {minimum:g} to {maximum:g}"

@@ -142,5 +142,9 @@ def test_disabled_gate_is_not_configured() -> None:
 def test_gate_runs_between_extraction_and_storage() -> None:
     order = sorted(project_settings_module.ITEM_PIPELINES, key=project_settings_module.ITEM_PIPELINES.get)
     gate = order.index("crawler.pipelines.quality.QualityGatePipeline")
-    assert order[gate - 1] == "crawler.pipelines.extraction.ExtractionPipeline"
+    extraction = order.index("crawler.pipelines.extraction.ExtractionPipeline")
+    storage = order.index("crawler.pipelines.storage.SQLitePipeline")
+    assert extraction < gate < storage
+    # only the browser fallback (which re-extracts a thin JavaScript page) sits between them
+    assert order[extraction + 1:gate] == ["crawler.pipelines.render_fallback.RenderFallbackPipeline"]
     assert project_settings_module.ITEM_PIPELINES["crawler.pipelines.quality.QualityGatePipeline"] == 400

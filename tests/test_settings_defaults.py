@@ -14,9 +14,11 @@ from scrapy.settings import default_settings
 from crawler import settings as project_settings
 from tests.conftest import REPO_ROOT
 
-#: A read of a setting by its literal name through a Settings accessor.
+#: A read of a setting by its literal name through a Settings accessor, or through the checked
+#: readers of ``crawler/startup.py`` (which take no default at all).
 SETTING_READ = re.compile(
-    r"settings\.(?:get|getint|getfloat|getbool|getlist|getdict|getwithbase)\(\s*\"([A-Z][A-Z0-9_]+)\"")
+    r"(?:settings\.(?:get|getint|getfloat|getbool|getlist|getdict|getwithbase)\(|"
+    r"read_(?:bool|number)\(\s*[\w.]*settings,)\s*\"([A-Z][A-Z0-9_]+)\"")
 
 
 def setting_reads() -> list[tuple[str, str, str]]:
@@ -29,7 +31,9 @@ def setting_reads() -> list[tuple[str, str, str]]:
             while depth:
                 depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(text[end], 0)
                 end += 1
-            reads.append((str(path.relative_to(REPO_ROOT)), match.group(1), text[match.end():end - 1]))
+            # the checked readers take no default: their keyword arguments are ranges
+            arguments = "" if match.group(0).startswith("read_") else text[match.end():end - 1]
+            reads.append((str(path.relative_to(REPO_ROOT)), match.group(1), arguments))
     return reads
 
 
