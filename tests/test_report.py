@@ -252,3 +252,17 @@ def test_a_database_from_before_crawl_records_still_reports(crawled: Crawled,
     assert "holds no crawl records" in html and "No boilerplate analysis stored" in html
     assert f'data-stat="pages-stored">{PAGES + 1}<' in html
     assert '"trace"' not in (tmp_path / "old_files" / "pages-00000.js").read_text()
+
+
+@pytest.mark.parametrize(("html", "stays", "goes"), [
+    ('<p>Text <img src="http://127.0.0.1:1/x" alt="a chart"></p>', ["Text", 'alt="a chart"'],
+     ["src=", "127.0.0.1"]),
+    ('<p><a href="https://site.example/" rel="nofollow">a link</a></p>',
+     ['href="https://site.example/"', "a link"], []),
+])
+def test_page_views_hold_no_image_source(html: str, stays: list[str], goes: list[str]) -> None:
+    from crawler.report.page_views import without_image_sources
+
+    shown = without_image_sources(html)
+    assert all(part in shown for part in stays), shown
+    assert not any(part in shown for part in goes), shown

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+import nh3
 import sqlite_utils
 
-from crawler.extraction.output import sanitize_html
+from crawler.extraction.output import ALLOWED_ATTRIBUTES, ALLOWED_TAGS, sanitize_html
 from crawler.decoding import decode_page
 from crawler.progress import Progress
 from crawler.storage import PAGES_TABLE, decompress_html
@@ -113,13 +114,26 @@ def _iter_chunks(db: sqlite_utils.Database, columns: tuple[str, ...],
         last = rows[-1][0]
 
 
+def without_image_sources(html: str) -> str:
+    """Sanitised content with every image's ``src`` removed (the ``alt`` text stays): the report
+    makes no network request, and a page's images are the one thing in its content that a
+    browser fetches on its own."""
+
+    def drop_image_source(tag: str, attr: str, value: str) -> str | None:
+        return None if tag == "img" and attr == "src" else value
+
+    return nh3.clean(html, tags=set(ALLOWED_TAGS),
+                     attributes={k: set(v) for k, v in ALLOWED_ATTRIBUTES.items()},
+                     attribute_filter=drop_image_source, link_rel="nofollow")
+
+
 def _view(row: dict[str, Any]) -> dict[str, Any]:
     """The page view without its trace."""
     url = row["url"] or ""
     return {
         "meta": {name: row.get(name) for name in METADATA_COLUMNS},
         "reasons": _reasons(row.get("quality_reasons")),
-        "html": sanitize_html(row.get("content_html") or "", url),
+        "html": without_image_sources(sanitize_html(row.get("content_html") or "", url)),
         "markdown": row.get("content_markdown") or "",
         "cleaned": row.get("cleaned_content"),
     }
