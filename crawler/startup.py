@@ -11,7 +11,7 @@ once the spider opens.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from scrapy import Spider, signals
 from scrapy.crawler import Crawler
@@ -23,8 +23,10 @@ from crawler.exit_codes import STARTUP_ERROR
 
 logger = logging.getLogger(__name__)
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+T = TypeVar("T")
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
 
 
 class SettingError(ValueError):
@@ -61,16 +63,42 @@ def refuse_when_opened(crawler: Crawler, problem: str) -> NotConfigured:
     return NotConfigured()
 
 
+def read_or_refuse(crawler: Crawler, read: Callable[[BaseSettings], T]) -> T:
+    """For a component without an ``open_spider`` hook: its settings as ``read`` returns them;
+    when one is unusable, the component is left out and the crawl stops once the spider opens
+    (see :func:`refuse_when_opened`)."""
+    try:
+        return read(crawler.settings)
+    except SettingError as exc:
+        raise refuse_when_opened(crawler, str(exc)) from None
+
+
+def read_switch(crawler: Crawler, name: str) -> bool:
+    """A component's on/off setting, read as :func:`read_or_refuse` reads settings."""
+    return read_or_refuse(crawler, lambda settings: read_bool(settings, name))
+
+
+def parse_truth(value: Any) -> bool | None:
+    """True or False for the words a setting or a spider argument may use (1/0, true/false,
+    yes/no, on/off, any case); None for anything else."""
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    return None
+
+
 def read_bool(settings: BaseSettings, name: str) -> bool:
     """A true/false setting; SettingError naming it when the value is neither. Its default is
     the one in ``crawler/settings.py``, never one given here."""
     value: Any = settings.get(name)
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
+    truth = parse_truth(value)
+    if truth is not None:
+        return truth
+    if str(value).strip() == "":
         return False
     raise SettingError(f"{name} must be true or false, got {value!r}")
 

@@ -16,7 +16,7 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured, StopDownload
 from scrapy.http import Headers
-from crawler.startup import SettingError, read_bool, refuse_when_opened
+from crawler.startup import read_switch
 
 logger = logging.getLogger(__name__)
 
@@ -42,10 +42,7 @@ class ContentTypeFilter:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentTypeFilter:
         """Read settings once; ``CONTENT_TYPE_FILTER_ENABLED = False`` turns the filter off."""
-        try:
-            enabled = read_bool(crawler.settings, "CONTENT_TYPE_FILTER_ENABLED")
-        except SettingError as exc:
-            raise refuse_when_opened(crawler, str(exc)) from None
+        enabled = read_switch(crawler, "CONTENT_TYPE_FILTER_ENABLED")
         if not enabled:
             raise NotConfigured
         types = tuple(t.lower() for t in crawler.settings.getlist(

@@ -11,7 +11,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
 from crawler.gc_tuning import relax_garbage_collection
-from crawler.startup import SettingError, read_number, refuse_when_opened
+from crawler.startup import read_number, read_or_refuse
 
 logger = logging.getLogger(__name__)
 
@@ -27,11 +27,8 @@ class GarbageCollectionTuning:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> GarbageCollectionTuning:
         """Read ``GC_YOUNG_THRESHOLD`` (0 leaves Python's collector as it is)."""
-        try:
-            young_threshold = read_number(crawler.settings, "GC_YOUNG_THRESHOLD",
-                                          whole=True, minimum=0)
-        except SettingError as exc:
-            raise refuse_when_opened(crawler, str(exc)) from None
+        young_threshold = read_or_refuse(crawler, lambda settings: read_number(
+            settings, "GC_YOUNG_THRESHOLD", whole=True, minimum=0))
         if young_threshold <= 0:
             raise NotConfigured
         extension = cls(crawler, young_threshold)

@@ -21,7 +21,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.job import job_dir
 
 from crawler.extensions.summary import JOB_SUMMARY_FILE
-from crawler.startup import SettingError, read_bool, refuse_when_opened
+from crawler.startup import read_switch
 
 logger = logging.getLogger(__name__)
 
@@ -45,10 +45,7 @@ class ResumeGuard:
     def from_crawler(cls, crawler: Crawler) -> ResumeGuard:
         """Check the JOBDIR now, before the scheduler opens it; NotConfigured without JOBDIR."""
         path = job_dir(crawler.settings)
-        try:
-            enabled = read_bool(crawler.settings, "RESUME_GUARD_ENABLED")
-        except SettingError as exc:
-            raise refuse_when_opened(crawler, str(exc)) from None
+        enabled = read_switch(crawler, "RESUME_GUARD_ENABLED")
         if not path or not enabled:
             raise NotConfigured  # no message: Scrapy would log it as a warning on every crawl
         extension = cls(crawler, Path(path))

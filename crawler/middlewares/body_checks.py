@@ -22,7 +22,7 @@ from scrapy.http import Response
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.decoding import is_declared_wide_text
-from crawler.startup import SettingError, read_bool, refuse_when_opened
+from crawler.startup import read_bool, read_or_refuse
 
 logger = logging.getLogger(__name__)
 
@@ -105,10 +105,7 @@ class BodyCheckMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BodyCheckMiddleware:
         """Build; NotConfigured when both checks are off."""
-        try:
-            config = BodyCheckConfig.from_settings(crawler.settings)
-        except SettingError as exc:
-            raise refuse_when_opened(crawler, str(exc)) from None
+        config = read_or_refuse(crawler, BodyCheckConfig.from_settings)
         if not (config.drop_empty or config.drop_binary):
             raise NotConfigured("BODY_CHECK_EMPTY and BODY_CHECK_BINARY are off")
         return cls(crawler, config)

@@ -25,7 +25,7 @@ from scrapy.http import Response, TextResponse
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding
 
 from crawler.decoding import choose_charset, codec_name
-from crawler.startup import SettingError, read_bool, refuse_when_opened
+from crawler.startup import read_switch
 
 logger = logging.getLogger(__name__)
 
@@ -38,10 +38,7 @@ class CharsetMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CharsetMiddleware:
         """Build; NotConfigured when CHARSET_DETECTION is off."""
-        try:
-            enabled = read_bool(crawler.settings, "CHARSET_DETECTION")
-        except SettingError as exc:
-            raise refuse_when_opened(crawler, str(exc)) from None
+        enabled = read_switch(crawler, "CHARSET_DETECTION")
         if not enabled:
             raise NotConfigured("CHARSET_DETECTION is off")
         return cls(crawler)

@@ -19,7 +19,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
-from crawler.startup import SettingError, read_bool, refuse_when_opened
+from crawler.startup import read_switch
 
 logger = logging.getLogger(__name__)
 
@@ -94,10 +94,7 @@ class ContentCodingCheckMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentCodingCheckMiddleware:
         """Build; NotConfigured when COMPRESSION_ENABLED or CONTENT_CODING_CHECK is off."""
-        try:
-            enabled = read_bool(crawler.settings, "CONTENT_CODING_CHECK")
-        except SettingError as exc:
-            raise refuse_when_opened(crawler, str(exc)) from None
+        enabled = read_switch(crawler, "CONTENT_CODING_CHECK")
         if not (enabled and crawler.settings.getbool("COMPRESSION_ENABLED")):
             raise NotConfigured("no decompression to guard")
         return cls(crawler)

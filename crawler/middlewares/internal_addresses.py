@@ -26,7 +26,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThread
-from crawler.startup import SettingError, read_bool, refuse_when_opened
+from crawler.startup import read_bool, read_or_refuse
 
 logger = logging.getLogger(__name__)
 
@@ -87,10 +87,7 @@ class InternalAddressMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> InternalAddressMiddleware:
         """Build the guard; NotConfigured when ALLOW_INTERNAL_ADDRESSES is on."""
-        try:
-            config = InternalAddressConfig.from_settings(crawler.settings)
-        except SettingError as exc:
-            raise refuse_when_opened(crawler, str(exc)) from None
+        config = read_or_refuse(crawler, InternalAddressConfig.from_settings)
         if config.allow_internal:
             raise NotConfigured("ALLOW_INTERNAL_ADDRESSES is on")
         middleware = cls(crawler, config)

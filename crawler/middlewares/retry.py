@@ -25,7 +25,7 @@ from scrapy.http import Response
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.response import response_status_message
 from twisted.internet import reactor, task
-from crawler.startup import SettingError, read_number, refuse_when_opened
+from crawler.startup import read_number, read_or_refuse
 
 logger = logging.getLogger(__name__)
 
@@ -75,10 +75,7 @@ class BackoffRetryMiddleware(RetryMiddleware):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BackoffRetryMiddleware:
         """Build from settings (NotConfigured when RETRY_ENABLED is off, as Scrapy's)."""
-        try:
-            backoff = BackoffConfig.from_settings(crawler.settings)
-        except SettingError as exc:
-            raise refuse_when_opened(crawler, str(exc)) from None
+        backoff = read_or_refuse(crawler, BackoffConfig.from_settings)
         middleware = cls(crawler.settings, backoff)
         middleware.crawler = crawler
         return middleware

@@ -40,7 +40,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
-from crawler.startup import SettingError, read_bool, read_number, refuse_when_opened
+from crawler.startup import read_bool, read_number, read_or_refuse, read_switch
 
 from crawler import signals
 from crawler.fingerprint import CANONICAL_URL_META
@@ -188,11 +188,8 @@ class TrapMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> TrapMiddleware:
         """Build from settings; NotConfigured when TRAP_RULES_ENABLED is off."""
-        try:
-            enabled = read_bool(crawler.settings, "TRAP_RULES_ENABLED")
-            config = TrapConfig.from_settings(crawler.settings)
-        except SettingError as exc:
-            raise refuse_when_opened(crawler, str(exc)) from None
+        enabled = read_switch(crawler, "TRAP_RULES_ENABLED")
+        config = read_or_refuse(crawler, TrapConfig.from_settings)
         if not enabled:
             raise NotConfigured("TRAP_RULES_ENABLED is off")
         middleware = cls(crawler, config)

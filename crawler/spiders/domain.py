@@ -41,7 +41,7 @@ from crawler.middlewares.recrawl import META_LASTMOD, META_UNCHANGED, REFRESH_MO
 from crawler.middlewares.traps import strip_session_ids
 from crawler.rendering import (RENDER_MODES, RenderConfig, find_browser, launch_options,
                                looks_like_js_shell)
-from crawler.startup import SettingError, read_bool, read_number, stop_if_misconfigured
+from crawler.startup import SettingError, parse_truth, read_bool, read_number, stop_if_misconfigured
 from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, host_of
 
 logger = logging.getLogger(__name__)
@@ -55,16 +55,10 @@ ROLE_SITEMAP = "sitemap"
 #: ``request.meta`` key: why a page is fetched through the browser (copied to the item).
 RENDER_REASON_META = "render_reason"
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
-
-
 def _parse_bool(name: str, value: Any) -> bool:
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
+    truth = parse_truth(value)
+    if truth is not None:
+        return truth
     raise ValueError(f"-a {name}={value!r}: expected true or false")
 
 
