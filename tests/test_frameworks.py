@@ -119,6 +119,8 @@ def test_a_broken_rule_file_is_reported_not_fatal(tmp_path: Path) -> None:
      "cleaning.yaml: boilerplate_pattern is not a valid regular expression"),
     ("cleaning.yaml", "remove: ['nav']\nboilerplate_patterns: 'share'\n",
      "cleaning.yaml: unknown key 'boilerplate_patterns'"),
+    ("cleaning.yaml", "remove: ['nav']\npage_chrome:\n  tags: [footer, navv]\n",
+     "cleaning.yaml: page_chrome names tags HTML does not have: navv"),
 ])
 def test_rule_files_are_checked_against_their_schema(tmp_path: Path, file: str, text: str,
                                                      error: str) -> None:

@@ -11,23 +11,13 @@ import logging
 import re
 
 from crawler.decoding import decode_page
+from crawler.extraction.vocabulary import PAGE_TEXT_BREAK_TAGS, PAGE_TEXT_SKIPPED_TAGS
 
 logger = logging.getLogger(__name__)
 
-#: Elements whose start and end break the text into separate lines.
-BLOCK_TAGS = frozenset({
-    "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "details", "dialog",
-    "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
-    "h5", "h6", "header", "hr", "html", "label", "legend", "li", "main", "nav", "ol", "p", "pre",
-    "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
-})
-#: Elements whose text is never page text.
-SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "head", "select",
-                       "textarea", "button", "iframe", "object"})
-
 # Regular expressions rather than a parser: the lines only need to be the same on every page,
 # and parsing every stored page with lxml cost several times more on the test sites.
-_SKIPPED = re.compile(r"<({})\b.*?</\1\s*>|<!--.*?-->".format("|".join(sorted(SKIP_TAGS))),
+_SKIPPED = re.compile(r"<({})\b.*?</\1\s*>|<!--.*?-->".format("|".join(sorted(PAGE_TEXT_SKIPPED_TAGS))),
                       re.IGNORECASE | re.DOTALL)
 _ANY_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>|<[^>]*>")
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
@@ -36,7 +26,7 @@ _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 def _tag_break(match: re.Match[str]) -> str:
     """A line break for a block element's tag, nothing for any other tag."""
     name = match.group(2)
-    return "\n" if name and name.lower() in BLOCK_TAGS else ""
+    return "\n" if name and name.lower() in PAGE_TEXT_BREAK_TAGS else ""
 
 
 def page_lines(html: bytes | str | None) -> list[str]:

@@ -121,7 +121,7 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
           evidence=detection.evidence, rules=[r.source for r in detection.rules])
 
     work = deepcopy(tree)
-    stripped = strip_non_content(work)
+    stripped = strip_non_content(work, rules.cleaning)
     _note(log, step="prepare", removed_script_style_etc=stripped)
     body = work.find("body")
     if body is None:

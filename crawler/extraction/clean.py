@@ -11,7 +11,8 @@ from lxml import etree
 
 from crawler.extraction.candidates import contains
 from crawler.extraction.frameworks import CleaningRules, Rule, css, selector_set
-from crawler.extraction.scoring import SKIP_TAGS, Stats, compute_stats
+from crawler.extraction.scoring import Stats, compute_stats
+from crawler.extraction.vocabulary import HEADING_TAGS, STRIPPED_TAGS, is_hidden
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +27,6 @@ KEEP_TAGS = frozenset({"pre", "code", "table", "blockquote", "figure", "img", "h
                        "hr", "td", "th", "iframe"})
 _LINK_BLOCKS = frozenset({"ul", "ol", "div", "section", "p", "dl", "table", "span", "header",
                           "menu"})
-HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
 def _describe(el: etree._Element, stats: Stats | None) -> dict[str, Any]:
@@ -56,7 +56,7 @@ NOSCRIPT_CONTENT_CHARS = 200
 Discourse print the posts there for clients without JavaScript): it is kept as content."""
 
 
-def strip_non_content(root: etree._Element) -> int:
+def strip_non_content(root: etree._Element, cleaning: CleaningRules) -> int:
     """Drop scripts, styles, templates and other never-content elements from a tree; count them."""
     for el in root.iter("noscript"):
         if len("".join((el.text_content() or "").split())) >= NOSCRIPT_CONTENT_CHARS:
@@ -66,10 +66,10 @@ def strip_non_content(root: etree._Element) -> int:
     _unwrap_script_links(root)
     for box in _signup_boxes(root):
         box.set(SIGNUP, "")
-    doomed = [el for el in root.iter(*SKIP_TAGS - {"head", "title", "meta", "link", "iframe"})]
+    doomed = [el for el in root.iter(*STRIPPED_TAGS)]
     for el in doomed:
         _remove(el)
-    _close_swallowing_chrome(root)
+    _close_swallowing_chrome(root, cleaning.chrome.tags)
     return len(doomed)
 
 
@@ -80,10 +80,9 @@ unclosed ``<nav>`` nests everything after it): it is not chrome."""
 CHROME_LINK_SHARE = 0.5
 """A child of such a block with at most this share of its text in links is where the chrome
 ended and the page began."""
-_CHROME_BLOCKS = ("nav", "header", "footer", "aside")
 
 
-def _close_swallowing_chrome(root: etree._Element) -> None:
+def _close_swallowing_chrome(root: etree._Element, chrome_tags: frozenset[str]) -> None:
     """Close each navigation, header, footer or aside that holds most of the page's text where
     its own links end: the children from the first one that is not mostly links on move out,
     after it, as the page's author meant (the links stay chrome, the page after them does not)."""
@@ -91,7 +90,7 @@ def _close_swallowing_chrome(root: etree._Element) -> None:
     if body is None:
         body = root
     limit = None
-    for el in list(body.iter(*_CHROME_BLOCKS)):
+    for el in list(body.iter(*chrome_tags)):
         if el.getparent() is None or not _swallowed_page(el):
             continue
         if limit is None:
@@ -424,12 +423,12 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for el, selector in selectors.matches(container):
         if selector in rule_selectors:
             drop(el, f"rule {rule_selectors[selector]}: {selector}", guard=False)
-        elif selector in HIDING_SELECTORS and _collapsed_content(el, cleaning):
+        elif selector in cleaning.hiding_selectors and _collapsed_content(el, cleaning):
             _unhide(el)
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": f"{selector}, but a "
                               "collapsed tab/accordion panel", **_describe(el, stats.get(el))})
-        elif selector in HIDING_SELECTORS and _hidden_copy(el, container, stats, total):
+        elif selector in cleaning.hiding_selectors and _hidden_copy(el, container, stats, total):
             drop(el, f"generic selector {selector}: a hidden copy of the visible text",
                  guard=False)
         else:
@@ -622,7 +621,6 @@ MAX_CARD_CHARS = 500
 """A card is short: a longer item (a forum post, a section) is read as it stands."""
 MIN_CARD_LINE_CHARS = 8
 _CARD_LINES = ("a", "h1", "h2", "h3", "h4", "h5", "h6", "p", "span", "div", "strong")
-_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 def _drop_repeated_in_cards(container: etree._Element,
@@ -631,7 +629,7 @@ def _drop_repeated_in_cards(container: etree._Element,
     twice, as an image link's text and as its heading: the heading's copy is kept."""
     siblings: dict[etree._Element, Counter] = {}
     cards: dict[etree._Element, None] = {}
-    for heading in container.iter(*_HEADING_TAGS):
+    for heading in container.iter(*HEADING_TAGS):
         for anc in heading.iterancestors():
             parent = anc.getparent()
             if anc is container or parent is None:
@@ -667,12 +665,12 @@ def _repeated_lines(card: etree._Element) -> list[etree._Element]:
     for copies in lines.values():
         if len(copies) < 2:
             continue
-        headed = [c for c in copies if _in_tags(c, _HEADING_TAGS)]
+        headed = [c for c in copies if _in_tags(c, HEADING_TAGS)]
         if not headed:
             continue
         keep = headed[0]
         doomed += [c for c in copies if c is not keep and _in_tags(c, _LINK_TAG)
-                   and not _in_tags(c, _HEADING_TAGS) and not contains(c, keep)
+                   and not _in_tags(c, HEADING_TAGS) and not contains(c, keep)
                    and not contains(keep, c)]
     return doomed
 
@@ -683,10 +681,6 @@ _LINK_TAG = frozenset({"a"})
 def _in_tags(el: etree._Element, tags: frozenset[str]) -> bool:
     """Whether an element is, or sits inside, one of the tags."""
     return el.tag in tags or any(a.tag in tags for a in el.iterancestors())
-
-
-HIDING_SELECTORS = frozenset({'[hidden]', '[aria-hidden="true"]', '[style*="display:none"]',
-                              '[style*="display: none"]'})
 
 
 HIDDEN_COPY_SHARE = 0.8
@@ -729,17 +723,16 @@ def _unhide(el: etree._Element) -> None:
     """Clear the hiding markers of an element kept as content (it is shown to the reader)."""
     for attr in ("hidden", "aria-hidden"):
         el.attrib.pop(attr, None)
-    style = el.get("style")
-    if style and HIDING_STYLE.search(style):
+    if el.get("style") is not None and is_hidden(el):
         del el.attrib["style"]
 
 
 def _emptied_heading(el: etree._Element) -> etree._Element | None:
     """The heading that removing el would leave without text (a Sphinx heading is a back link
     to the table of contents: the link is the heading's text), or None."""
-    if el.tag in _HEADING_TAGS:
+    if el.tag in HEADING_TAGS:
         return None
-    heading = next((a for a in el.iterancestors(*_HEADING_TAGS)), None)
+    heading = next((a for a in el.iterancestors(*HEADING_TAGS)), None)
     if heading is None:
         return None
     if not _WORDS.search(el.text_content()):
@@ -771,7 +764,7 @@ def _drop_empty(container: etree._Element, trace: list[dict[str, Any]] | None) -
     for el in reversed(list(container.iter())):
         if el is container or not isinstance(el.tag, str):
             continue
-        if el.tag in _HEADING_TAGS:
+        if el.tag in HEADING_TAGS:
             if not "".join(el.itertext()).strip() and next(el.iter(*MEDIA_TAGS), None) is None:
                 _remove(el)  # a heading with nothing to say heads nothing
                 empty += 1

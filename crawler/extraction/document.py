@@ -10,6 +10,7 @@ import lxml.html
 from lxml import etree
 
 from crawler.decoding import decode_page
+from crawler.extraction.vocabulary import DEEP_BLOCK_TAGS, VOID_TAGS
 
 logger = logging.getLogger(__name__)
 
@@ -39,16 +40,6 @@ MAX_MARKUP_DEPTH = 1000
 and drops the rest of the page, the article after the deep block included), start and end tags
 deeper than this are removed from the markup before parsing: their text stays, in order."""
 _ANY_TAG = re.compile(r"<(/?)([A-Za-z][^\s/>]*)[^<>]*?(/?)>")
-#: Elements that never hold others (no end tag), as HTML parsers know them.
-_VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
-                        "meta", "param", "source", "track", "wbr"})
-
-#: Tags whose content starts on a new line: kept apart when a deep element is unwrapped.
-_BLOCK_TAGS = frozenset({
-    "address", "article", "aside", "blockquote", "dd", "div", "dl", "dt", "figcaption", "figure",
-    "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav",
-    "ol", "p", "pre", "section", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
-})
 
 
 @dataclass
@@ -104,7 +95,7 @@ def flatten_markup(text: str, limit: int = MAX_MARKUP_DEPTH) -> str:
     last = 0
     for match in _ANY_TAG.finditer(text):
         closing, name, self_closed = match.group(1), match.group(2).lower(), match.group(3)
-        if name in _VOID_TAGS or self_closed:
+        if name in VOID_TAGS or self_closed:
             continue
         drop = False
         if closing:
@@ -219,7 +210,7 @@ def flatten_deep_nesting(root: etree._Element, limit: int) -> int:
         else:
             depth -= 1
     for element in reversed(deep):  # children before their parents
-        if element.tag in _BLOCK_TAGS:
+        if element.tag in DEEP_BLOCK_TAGS:
             element.text = "\n" + (element.text or "")
             element.tail = "\n" + (element.tail or "")
         element.drop_tag()

@@ -15,6 +15,8 @@ import yaml
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
+from crawler.extraction.vocabulary import hides, unknown_tags
+
 logger = logging.getLogger(__name__)
 
 ENV_RULES_DIR = "SITE_RULES_DIR"
@@ -73,6 +75,10 @@ class CleaningRules:
     chrome: PageChrome = PageChrome()
     comment_section_pattern: re.Pattern[str] | None = None
     discussion_frameworks: frozenset[str] = frozenset()
+    hiding_selectors: frozenset[str] = frozenset()
+    """The selectors of ``remove`` and ``ad_selectors`` that match hidden elements only (an
+    attribute test that hides: ``[hidden]``, ``[aria-hidden="true"]``, a hiding inline style):
+    what they match may be a collapsed panel of the content, which is kept."""
 
 
 #: What a framework or domain rule file may hold: key -> the YAML type of its value (a single
@@ -287,6 +293,11 @@ def _cleaning_rules(data: dict[str, Any], errors: list[str]) -> CleaningRules:
               for key in ("page_chrome", "page_frame")}
     for key, names in chrome.items():
         errors.extend(schema_errors(f"cleaning.yaml {key}", names, CHROME_SCHEMA))
+    for key, names in chrome.items():
+        unknown = unknown_tags(_names(names.get("tags")))
+        if unknown:
+            errors.append(f"cleaning.yaml: {key} names tags HTML does not have: "
+                          f"{', '.join(unknown)}")
     values["chrome"] = PageChrome(
         tags=_names(chrome["page_chrome"].get("tags")),
         roles=_names(chrome["page_chrome"].get("roles")),
@@ -294,6 +305,8 @@ def _cleaning_rules(data: dict[str, Any], errors: list[str]) -> CleaningRules:
         frame_roles=_names(chrome["page_frame"].get("roles")))
     for key in CLEANING_NAME_KEYS:
         values[key] = frozenset(map(str, _as_list(data.get(key))))
+    values["hiding_selectors"] = frozenset(
+        sel for key in CLEANING_SELECTOR_KEYS for sel in values[key] if hiding_selector(sel))
     return CleaningRules(**values)
 
 
@@ -464,6 +477,14 @@ def parse_simple(selector: str) -> SimpleSelector | None:
     tag = match.group("tag")
     return SimpleSelector(selector, tag.lower() if tag else None, tuple(classes), ident,
                           tuple(attrs))
+
+
+def hiding_selector(selector: str) -> bool:
+    """Whether a selector matches hidden elements only: one of its attribute tests hides
+    (read structurally, so ``[style*='display:none']`` and ``[hidden]`` are found however they
+    are spelt)."""
+    simple = parse_simple(selector)
+    return simple is not None and any(hides(name, op, value) for name, op, value in simple.attrs)
 
 
 class SelectorSet:

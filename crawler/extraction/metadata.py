@@ -13,6 +13,7 @@ from lxml.html import HtmlElement
 
 from crawler.extraction.date_cues import may_hold_date
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
+from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS
 
 logger = logging.getLogger(__name__)
 
@@ -466,10 +467,6 @@ _VISIBLE_DATE = re.compile(
     re.IGNORECASE)
 _MODIFIED_CUE = re.compile(r"(updated|modified|reviewed|revised|last edited|aktualisiert|mis à jour)[^.\n]{0,25}$",
                            re.IGNORECASE)
-_SKIP_TEXT = frozenset({"script", "style", "noscript", "template", "head", "title", "svg",
-                        "pre", "code", "kbd", "samp"})
-"""Elements whose text is not read for bylines and dates: scripts, and code (``by NAME`` in a
-usage example is not a byline)."""
 
 
 def _to_date(m: re.Match, day_first: bool) -> str | None:
@@ -510,7 +507,7 @@ def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) 
             for child in reversed(item):
                 if child.tail:
                     stack.append(child.tail)
-                if isinstance(child.tag, str) and child.tag not in _SKIP_TEXT:
+                if isinstance(child.tag, str) and child.tag not in METADATA_SKIPPED_TAGS:
                     stack.append(child)
             if item.text:
                 pieces.append(item.text)

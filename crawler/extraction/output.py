@@ -11,6 +11,9 @@ import nh3
 from lxml import etree
 from lxml.html import HtmlElement
 
+from crawler.extraction.vocabulary import (BLOCK_TAGS, DROPPED_TAGS,
+                                           SANITIZER_DROPPED_TAGS, is_hidden)
+
 logger = logging.getLogger(__name__)
 
 __all__ = ["RenderedContent", "render_content", "sanitize_html", "safe_url",
@@ -33,23 +36,9 @@ ALLOWED_ATTRIBUTES = {
     "abbr": {"title"},
     "*": {"title"},
 }
-#: Elements removed together with their content (executable, embedded or interactive).
-DROPPED_TAGS = frozenset({
-    "script", "style", "noscript", "template", "svg", "math", "iframe", "frame", "frameset",
-    "object", "embed", "applet", "canvas", "audio", "video", "source", "track", "map",
-    "input", "select", "option", "optgroup", "datalist", "textarea", "button",
-    "head", "title", "meta", "link", "base", "dialog", "portal", "param",
-})
 _URL_SCHEMES = frozenset({"http", "https", "mailto"})
 _URL_ATTRIBUTES = frozenset({"href", "src", "cite", "action", "formaction", "poster", "background"})
 
-_BLOCK_TAGS = frozenset({
-    "p", "div", "section", "article", "main", "aside", "header", "footer", "nav", "body", "html",
-    "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr",
-    "thead", "tbody", "tfoot", "caption", "pre", "blockquote", "figure", "figcaption", "hr",
-    "address", "details", "summary", "center", "hgroup", "menu", "fieldset", "picture", "form",
-    "legend", "search",
-})
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _INLINE_CODE = frozenset({"code", "kbd", "samp", "tt", "var"})
 _EMPHASIS = {"em": "*", "i": "*", "cite": "*", "strong": "**", "b": "**", "del": "~~", "s": "~~"}
@@ -64,7 +53,6 @@ _MD_SPECIAL = re.compile(r"[\\`*\[\]<&]")
 _MD_ESCAPE = re.compile(r"([\\`*\[\]<])")
 _CHARACTER_REFERENCE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _BACKTICK_RUNS = re.compile(r"`+")
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _PERMALINK = re.compile(r"^[\s\u200b]*[¶#§🔗]?[\s\u200b]*$")
 _LISTING_TABLE = re.compile(r"highlight|codehilite|listing|code-table", re.IGNORECASE)
 _LINE_NUMBERS = re.compile(r"lineno|linenumber|line-number|gutter", re.IGNORECASE)
@@ -134,23 +122,13 @@ def sanitize_html(html: str, base_url: str, resolve: _UrlResolver | None = None)
     return nh3.clean(
         html,
         tags=set(ALLOWED_TAGS),
-        clean_content_tags={"script", "style", "noscript", "template", "svg", "math", "iframe",
-                            "object", "embed", "applet", "canvas", "audio", "video", "select",
-                            "textarea", "button", "title", "head", "frameset", "dialog"},
+        clean_content_tags=set(SANITIZER_DROPPED_TAGS),
         attributes={k: set(v) for k, v in ALLOWED_ATTRIBUTES.items()},
         attribute_filter=attribute_filter,
         url_schemes=set(_URL_SCHEMES),
         link_rel="nofollow",
         strip_comments=True,
     )
-
-
-def _is_hidden(el: HtmlElement) -> bool:
-    """Whether an element is hidden from readers (``hidden``, ``aria-hidden``, inline display:none)."""
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
-        return True
-    style = el.get("style")
-    return bool(style and _HIDDEN_STYLE.search(style))
 
 
 def _skip(el) -> bool:
@@ -163,7 +141,7 @@ def _skip(el) -> bool:
     attrib = el.attrib
     if not attrib:
         return False
-    return _is_hidden(el)
+    return is_hidden(el)
 
 
 def _pre_needs_walk(el: HtmlElement) -> bool:
@@ -247,7 +225,7 @@ class _Renderer:
             tx_buf.append(text)
         for child in el:
             if not _skip(child):
-                if _tag(child) in _BLOCK_TAGS:
+                if _tag(child) in BLOCK_TAGS:
                     _flush(md_buf, md_out, "  \n")
                     _flush(tx_buf, tx_out, "\n")
                     md, tx = self.block(child)
@@ -301,7 +279,7 @@ class _Renderer:
             if _skip(child):
                 continue
             if _tag(child) != "li":
-                if _tag(child) in _BLOCK_TAGS:
+                if _tag(child) in BLOCK_TAGS:
                     md, tx = self.block(child)
                     md_lines.extend(md)
                     tx_lines.extend(tx)
@@ -456,7 +434,7 @@ class _Renderer:
             tx_parts.append(text)
         for child in el:
             if not _skip(child):
-                if _tag(child) in _BLOCK_TAGS:
+                if _tag(child) in BLOCK_TAGS:
                     md, tx = self.block(child)
                     if md:
                         md_parts.append("\n" + "\n".join(md) + "\n")
@@ -521,13 +499,13 @@ def _html_source(element: HtmlElement) -> str:
     """The element serialised, with hidden parts removed from a copy (the caller's tree is untouched)."""
     hidden = element.xpath(".//*[@hidden or @aria-hidden='true' or contains(@style, 'none') "
                            "or contains(@style, 'hidden')]")
-    hidden = [h for h in hidden if _is_hidden(h)]
+    hidden = [h for h in hidden if is_hidden(h)]
     if hidden:
         from copy import deepcopy
         element = deepcopy(element)
         for h in element.xpath(".//*[@hidden or @aria-hidden='true' or contains(@style, 'none') "
                                "or contains(@style, 'hidden')]"):
-            if _is_hidden(h) and h.getparent() is not None:
+            if is_hidden(h) and h.getparent() is not None:
                 h.drop_tree()
     return etree.tostring(element, encoding="unicode", method="html", with_tail=False)
 

@@ -8,22 +8,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from crawler.extraction.vocabulary import NOT_TEXT_TAGS
+
 logger = logging.getLogger(__name__)
-
-SKIP_TAGS = frozenset({
-    "script", "style", "noscript", "template", "svg", "math", "iframe", "object", "embed",
-    "canvas", "head", "title", "meta", "link", "button", "select", "option", "textarea", "input",
-})
-"""Elements whose text never counts as page content."""
-
-BLOCK_TAGS = frozenset({
-    "p", "div", "section", "article", "main", "aside", "header", "footer", "nav", "ul", "ol",
-    "li", "dl", "dt", "dd", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption",
-    "pre", "blockquote", "figure", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
-    "br", "address", "details", "summary", "form", "fieldset", "legend", "body", "html",
-    "center", "dialog", "menu", "hgroup",
-})
-"""Elements that start a new line when an element is turned into text."""
 
 GOOD_BLOCK_TAGS = frozenset({"p", "pre", "blockquote", "td", "th", "li", "dd", "dt", "h1", "h2",
                              "h3", "h4", "h5", "h6", "figcaption", "summary", "address"})
@@ -95,7 +82,7 @@ def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]
     paragraphs = links = good = 0
     for child in el:
         child_tag = child.tag
-        if isinstance(child_tag, str) and child_tag and child_tag not in SKIP_TAGS:
+        if isinstance(child_tag, str) and child_tag and child_tag not in NOT_TEXT_TAGS:
             cst = _visit(child, linked, stats)
             total += cst.chars
             link_chars += cst.link_chars

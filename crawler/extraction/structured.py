@@ -12,6 +12,8 @@ from typing import Any, Iterable, Iterator
 from lxml import etree
 from lxml.html import HtmlElement
 
+from crawler.extraction.vocabulary import STRUCTURED_SKIPPED_TAGS
+
 logger = logging.getLogger(__name__)
 
 __all__ = ["StructuredData", "parse_structured", "ARTICLE_TYPES"]
@@ -73,7 +75,6 @@ class StructuredData:
 
 _INLINE_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "small", "mark", "abbr", "sup", "sub",
                           "code", "q", "s", "del", "ins", "time", "font", "label", "cite", "kbd"})
-_NO_TEXT = frozenset({"script", "style", "noscript", "template", "svg", "button"})
 
 
 def element_text(el: HtmlElement) -> str:
@@ -90,7 +91,7 @@ def _collect_text(node: HtmlElement, parts: list[str]) -> None:
         parts.append(node.text)
     for child in node:
         tag = child.tag if isinstance(child.tag, str) else None
-        if tag is not None and tag not in _NO_TEXT:
+        if tag is not None and tag not in STRUCTURED_SKIPPED_TAGS:
             if tag not in _INLINE_TAGS:
                 parts.append(" ")
             _collect_text(child, parts)
