@@ -3,9 +3,14 @@ record of every stage, verdicts instead of reason strings, switching stages off,
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+from pathlib import Path
 
 import pytest
+
+import crawler.extraction
+import crawler.extraction.thresholds
 
 from crawler.extraction import STAGE_NAMES, THRESHOLDS, extract
 from crawler.extraction.candidates import Candidate, Check, Verdict, nearly_valid, validate
@@ -45,6 +50,26 @@ PRODUCT_PAGE = ('<html><head>{declaration}</head><body><main><div class="buy">' 
                 + '<button>Add to cart</button></div><div class="product-description">'
                 + paras(1, 4) + '</div><div class="specs">' + paras(4, 6)
                 + "</div></main></body></html>")
+def dense_para(i: int) -> str:
+    """A paragraph of long, comma-rich prose: it wins the density score."""
+    return (f"<p>Paragraph {i}, on the {WORDS[i % 16]}, says this, and that, and more, with "
+            f"commas, many of them, so that, in the end, the block scores high, as dense prose "
+            f"does, in any scorer, and wins.</p>")
+
+
+def service(i: int) -> str:
+    return f"<p>Service {i} covers the {WORDS[i % 16]} of the harbour for every visitor.</p>"
+
+
+# A dense lead in an article, a block of short labels, then eight short sections: the lead wins
+# the density score and its article agrees, but holds under coverage_min of the content-like
+# text (the labels keep the density winner from widening by itself).
+SERVICE_PAGE = ("<html><body><div class='wrap'><article><div><div><div>"
+                + "".join(dense_para(i) for i in range(3)) + "</div></div></div></article>"
+                + "<div class='labels'>" + "".join(f"<span>label {i}</span> " for i in range(150))
+                + "</div>" + "".join(f"<div class='part'><div>{service(i)}{service(i + 20)}"
+                                     f"</div></div>" for i in range(8))
+                + "</div></body></html>")
 PRODUCT_DECLARED = '<script type="application/ld+json">{"@type":"Product","name":"Kettle"}</script>'
 
 # name, html, url, stages switched off, deciding stage, text that must stay, text that must go
@@ -84,6 +109,8 @@ CASES = [
     ("short note, trafilatura off", "<html><body><span>Just a short note about the harbour."
      "</span></body></html>", "https://example.org/w", ("trafilatura",), "whole-body",
      "a short note about the harbour", None),
+    ("service page: a dense lead beside short sections", SERVICE_PAGE,
+     "https://example.org/services", (), "coverage", "Service 7 covers the quays", None),
 ]
 
 
@@ -103,6 +130,47 @@ def test_the_stage_that_decided(name: str, html: str, url: str, off: tuple[str, 
     for d in decisions:
         if d["stage"] in off:
             assert not d["applied"] and d["why"] == "switched off"
+
+
+# name, page, url, stage, words its why must hold (what it looked at), when it did not apply
+DECLINED = [
+    ("article", CASES[0][1], "https://example.org/a", "coverage",
+     ["% of the page's content-like text", "coverage_min"]),
+    ("article", CASES[0][1], "https://example.org/a", "listing-grid", ["no grid of linked items"]),
+    ("article", CASES[0][1], "https://example.org/a", "product", ["declares no product type"]),
+    ("article", CASES[0][1], "https://example.org/a", "trafilatura", ["already"]),
+    ("article", CASES[0][1], "https://example.org/a", "fallback-grid", ["cheap candidate"]),
+    ("service page", SERVICE_PAGE, "https://example.org/services", "coverage", []),
+    ("category page", CASES[1][1], "https://example.org/c", "coverage",
+     ["coverage_min"]),
+    ("short note, trafilatura off", CASES[-2][1], "https://example.org/w", "linked-list",
+     ["min_list_chars"]),
+    ("short note, trafilatura off", CASES[-2][1], "https://example.org/w", "agree",
+     ["no valid candidate", "passes validation"]),
+    ("short note, trafilatura off", CASES[-2][1], "https://example.org/w", "article-body",
+     ["declares no articleBody"]),
+    ("short note, trafilatura off", CASES[-2][1], "https://example.org/w", "nearly-valid",
+     ["nearly_max_link_density"]),
+]
+
+
+@pytest.mark.parametrize("name, html, url, stage, words", DECLINED,
+                         ids=[f"{c[0]}: {c[3]}" for c in DECLINED])
+def test_a_stage_that_declines_says_what_it_looked_at(name: str, html: str, url: str,
+                                                       stage: str, words: list[str]) -> None:
+    """Each stage that runs without applying says why, in its own words (never a generic "no
+    change"); the stage that decided still says why it applied."""
+    off = {"trafilatura"} if "trafilatura off" in name else set()
+    decisions = {d["stage"]: d for d in extract(html, url, trace=True,
+                                                disabled_stages=off).decisions or []}
+    decision = decisions[stage]
+    if not words:  # the stage decided this page
+        assert decision["applied"] and "widened" in decision["why"]
+        return
+    assert not decision["applied"]
+    assert not decision["why"].startswith("no change")
+    for word in words:
+        assert word in decision["why"], decision["why"]
 
 
 @pytest.mark.parametrize("url", ["https://example.org/shop/kettle", "https://example.org/pages/kettle"])
@@ -191,3 +259,59 @@ def test_thresholds_are_frozen_documented_and_sweepable() -> None:
     page = CASES[0][1]
     assert extract(page, "https://example.org/a").method == "semantic"
     assert extract(page, "https://example.org/a", thresholds=strict).method != "semantic"
+
+
+SIGNUP_PAGE = ("<html><body><article>" + paras(0, 5) + "<div class='box'><p>Get the harbour "
+               "letter every week, with the tides, the berths and the news of the port.</p>"
+               "<input type='email'></div></article></body></html>")
+
+
+@pytest.mark.parametrize("changes, box_stays", [({}, False), ({"signup_max_chars": 40}, True)])
+def test_cleaning_thresholds_are_swept_through_extract(changes: dict, box_stays: bool) -> None:
+    """The cleaning reads the thresholds passed to ``extract`` (a sweep reaches it): a sign-up box
+    longer than ``signup_max_chars`` is page text; the story stays either way."""
+    result = extract(SIGNUP_PAGE, "https://example.org/a",
+                     thresholds=dataclasses.replace(THRESHOLDS, **changes))
+    assert "Paragraph 4 explains" in result.content_text
+    assert ("Get the harbour letter" in result.content_text) is box_stays
+
+
+# Numbers that stay literals in the choice and cleaning code, each for a reason: display widths
+# and rounding of trace entries, ordinal ranks of candidates, and the agreement ratio compared to
+# a tenth (ties broken by tier).
+LITERALS_ALLOWED = {("candidates.py", "round(self.link_density, 3)"),
+                    ("candidates.py", "scores, 2))"),
+                    ("candidates.py", "-round(item[0], 1)")}
+
+
+@pytest.mark.parametrize("module", ["candidates.py", "stages.py", "clean.py", "comments.py"])
+def test_no_number_steers_the_choice_or_the_cleaning_outside_the_thresholds(module: str) -> None:
+    """Every number of the choice and the cleaning is a field of ``Thresholds`` (0 and 1, slice
+    bounds of trace text and format specifications aside)."""
+    path = Path(crawler.extraction.__file__).parent / module
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    exempt: set[int] = set()
+    for node in ast.walk(tree):
+        parts = [node.lower, node.upper, node.step] if isinstance(node, ast.Slice) else \
+            [node.format_spec] if isinstance(node, ast.FormattedValue) else []
+        exempt |= {id(sub) for part in parts if part is not None for sub in ast.walk(part)}
+    lines = source.splitlines()
+    found = [(module, lines[node.lineno - 1].strip()) for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and type(node.value) in (int, float)
+             and node.value not in (0, 1) and id(node) not in exempt]
+    unexplained = [f for f in found
+                   if not any(m == f[0] and code in f[1] for m, code in LITERALS_ALLOWED)]
+    assert unexplained == []
+
+
+def test_every_threshold_says_what_it_means() -> None:
+    """Each field of ``Thresholds`` is followed by its docstring in the source."""
+    tree = ast.parse(Path(crawler.extraction.thresholds.__file__).read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Thresholds")
+    body = cls.body
+    documented = {body[i].target.id for i in range(len(body) - 1)
+                  if isinstance(body[i], ast.AnnAssign)
+                  and isinstance(body[i + 1], ast.Expr)
+                  and isinstance(body[i + 1].value, ast.Constant)}
+    assert documented == {f.name for f in dataclasses.fields(Thresholds)}

@@ -92,7 +92,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
         element = cand.element
         if cand.tier != tiers.TIER_TRAFILATURA:
             clean_container(element, page.detection.rules, page.rules.cleaning, log,
-                            cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES)
+                            cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES,
+                            t=page.thresholds)
         result.method = cand.tier
     _render(result, element, url)
     if not result.content_text and page.metadata is not None and page.metadata.description:
@@ -121,14 +122,14 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
           evidence=detection.evidence, rules=[r.source for r in detection.rules])
 
     work = deepcopy(tree)
-    stripped = strip_non_content(work, rules.cleaning)
+    stripped = strip_non_content(work, rules.cleaning, thresholds)
     _note(log, step="prepare", removed_script_style_etc=stripped)
     body = work.find("body")
     if body is None:
         body = work
-    comments = _set_comments_apart(body, detection, structured, rules.cleaning, log)
+    comments = _set_comments_apart(body, detection, structured, rules.cleaning, thresholds, log)
     stats = compute_stats(body)
-    discounted = discount_named_blocks(body, stats, rules.cleaning)
+    discounted = discount_named_blocks(body, stats, rules.cleaning, thresholds)
     _note(log, step="prepare", not_content_blocks=discounted)
     scores = density_scores(body, stats)
     page = PageAnalysis(url=url, tree=tree, body=body, stats=stats, scores=scores, rules=rules,
@@ -177,7 +178,8 @@ def _description_fallback(description: str) -> HtmlElement:
 
 
 def _set_comments_apart(body: HtmlElement, detection: Detection, structured: Any,
-                        cleaning: Any, log: list[dict[str, Any]] | None) -> HtmlElement | None:
+                        cleaning: Any, thresholds: Thresholds,
+                        log: list[dict[str, Any]] | None) -> HtmlElement | None:
     """Take the page's reader-comment sections out of the working tree (not on discussion
     pages, where the posts are the content); they are returned under one element, or None."""
     from crawler.extraction import comments
@@ -187,7 +189,7 @@ def _set_comments_apart(body: HtmlElement, detection: Detection, structured: Any
         _note(log, step="comments", set_apart=[], why="a discussion page: its posts are the "
               "content")
         return None
-    sections = comments.find_comment_sections(body, cleaning)
+    sections = comments.find_comment_sections(body, cleaning, thresholds)
     _note(log, step="comments", set_apart=comments.describe(sections))
     return comments.set_apart(sections)
 

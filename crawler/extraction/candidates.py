@@ -599,7 +599,7 @@ def item_grid(page: etree._Element, stats: StatsMap, scores: Mapping[etree._Elem
     mains = [m for m in page.iter("main")]
     best: tuple[int, etree._Element, int] | None = None
     for el, st in stats.items():
-        if st.chars < t.grid_min_chars or len(el) < t.min_grid_items or st.nav_like:
+        if st.chars < t.grid_min_chars or len(el) < t.min_grid_items or st.nav_like(t):
             continue
         if mains and not any(contains(m, el) for m in mains):
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from collections import Counter
 from typing import Any
 
@@ -12,15 +13,10 @@ from lxml import etree
 from crawler.extraction.candidates import contains
 from crawler.extraction.frameworks import CleaningRules, Rule, css, selector_set
 from crawler.extraction.scoring import Stats, compute_stats
+from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 from crawler.extraction.vocabulary import HEADING_TAGS, STRIPPED_TAGS, is_hidden
 
 logger = logging.getLogger(__name__)
-
-MAX_SHARE_FOR_GENERIC = 0.5
-"""A generic rule never removes an element holding more than this share of the container's text."""
-MAX_SHARE_FOR_SECONDARY = 0.8
-"""A secondary section (reviews, recommendations) is removed up to this share of the container:
-shop pages print dozens of reviews under a short product description."""
 
 KEEP_TAGS = frozenset({"pre", "code", "table", "blockquote", "figure", "img", "h1", "h2", "h3",
                        "h4", "h5", "h6", "math", "video", "audio", "picture", "source", "br",
@@ -51,38 +47,26 @@ def _remove(el: etree._Element, keep_text: bool = False) -> None:
     parent.remove(el)
 
 
-NOSCRIPT_CONTENT_CHARS = 200
-"""A <noscript> with at least this much text is the server-rendered page (forum engines such as
-Discourse print the posts there for clients without JavaScript): it is kept as content."""
-
-
-def strip_non_content(root: etree._Element, cleaning: CleaningRules) -> int:
+def strip_non_content(root: etree._Element, cleaning: CleaningRules,
+                      t: Thresholds = THRESHOLDS) -> int:
     """Drop scripts, styles, templates and other never-content elements from a tree; count them."""
     for el in root.iter("noscript"):
-        if len("".join((el.text_content() or "").split())) >= NOSCRIPT_CONTENT_CHARS:
+        if len("".join((el.text_content() or "").split())) >= t.noscript_content_chars:
             el.tag = "div"
             el.set("data-was", "noscript")
-    _mark_controlled_panels(root)
+    _mark_controlled_panels(root, t)
     _unwrap_script_links(root)
-    for box in _signup_boxes(root):
+    for box in _signup_boxes(root, t):
         box.set(SIGNUP, "")
     doomed = [el for el in root.iter(*STRIPPED_TAGS)]
     for el in doomed:
         _remove(el)
-    _close_swallowing_chrome(root, cleaning.chrome.tags)
+    _close_swallowing_chrome(root, cleaning.chrome.tags, t)
     return len(doomed)
 
 
-SWALLOWING_CHROME_SHARE = 0.6
-"""A navigation, header, footer or aside that runs to the end of its parent, holds the page's
-h1, main or article and more than this share of the page's text has swallowed the page (an
-unclosed ``<nav>`` nests everything after it): it is not chrome."""
-CHROME_LINK_SHARE = 0.5
-"""A child of such a block with at most this share of its text in links is where the chrome
-ended and the page began."""
-
-
-def _close_swallowing_chrome(root: etree._Element, chrome_tags: frozenset[str]) -> None:
+def _close_swallowing_chrome(root: etree._Element, chrome_tags: frozenset[str],
+                             t: Thresholds) -> None:
     """Close each navigation, header, footer or aside that holds most of the page's text where
     its own links end: the children from the first one that is not mostly links on move out,
     after it, as the page's author meant (the links stay chrome, the page after them does not)."""
@@ -94,11 +78,11 @@ def _close_swallowing_chrome(root: etree._Element, chrome_tags: frozenset[str]) 
         if el.getparent() is None or not _swallowed_page(el):
             continue
         if limit is None:
-            limit = SWALLOWING_CHROME_SHARE * _visible_chars(body, 10**9)
+            limit = t.swallowing_chrome_share * _visible_chars(body, sys.maxsize)
         if _visible_chars(el, int(limit)) <= limit:
             continue
         children = [child for child in el if isinstance(child.tag, str)]
-        start = next((i for i, child in enumerate(children) if not _mostly_links(child)), None)
+        start = next((i for i, child in enumerate(children) if not _mostly_links(child, t)), None)
         if start is None:
             continue
         anchor = el
@@ -120,11 +104,11 @@ def _swallowed_page(el: etree._Element) -> bool:
     return follower is None and _PAGE_MARKS(el)
 
 
-def _mostly_links(el: etree._Element) -> bool:
+def _mostly_links(el: etree._Element, t: Thresholds) -> bool:
     """Whether an element's text is mostly link text (a menu), or it has no text."""
     total = len("".join(el.text_content().split()))
     linked = sum(len("".join(a.text_content().split())) for a in el.iter("a"))
-    return total == 0 or linked > CHROME_LINK_SHARE * total
+    return total == 0 or linked > t.chrome_link_share * total
 
 
 _SCRIPT_LINKS = etree.XPath(
@@ -143,20 +127,16 @@ def _unwrap_script_links(root: etree._Element) -> None:
 SIGNUP = "data-signup-box"
 """Marks a sign-up box (set before the form fields are stripped); cleaning removes it."""
 _SIGNUP_MARKED = etree.XPath(f"descendant-or-self::*[@{SIGNUP}]")
-SIGNUP_MAX_CHARS = 400
-"""A block around an email field with at most this much text is a sign-up box (newsletter,
-alerts), not content; a larger one is a page that happens to hold a form."""
-
-
-def _signup_boxes(root: etree._Element) -> list[etree._Element]:
+def _signup_boxes(root: etree._Element, t: Thresholds) -> list[etree._Element]:
     """The largest block around each email field whose text stays short, inside any list item:
     the sign-up box, with its pitch, its labels and its thank-you message."""
     boxes: list[etree._Element] = []
     for field in root.xpath('//input[@type="email"]'):
         box = None
         for anc in field.iterancestors():
-            if anc.tag in ("body", "html") or _visible_chars(anc, SIGNUP_MAX_CHARS) > SIGNUP_MAX_CHARS \
-                    or _list_item(anc):
+            if anc.tag in ("body", "html") \
+                    or _visible_chars(anc, t.signup_max_chars) > t.signup_max_chars \
+                    or _list_item(anc, t):
                 break
             box = anc
         if box is not None and not any(box is b or _is_inside(box, {b}) for b in boxes):
@@ -185,7 +165,7 @@ def _card_figure(figure: etree._Element) -> bool:
     return parent is not None and parent.tag == "li"
 
 
-def _list_item(el: etree._Element) -> bool:
+def _list_item(el: etree._Element, t: Thresholds) -> bool:
     """Whether an element is one of a list of like items (a product card with a "notify me" field
     is a card, not a sign-up box)."""
     if el.tag == "li":
@@ -194,7 +174,8 @@ def _list_item(el: etree._Element) -> bool:
     if parent is None:
         return False
     name = el.get("class")
-    return sum(1 for sib in parent if sib.tag == el.tag and sib.get("class") == name) >= 2
+    return sum(1 for sib in parent if sib.tag == el.tag and sib.get("class") == name) \
+        >= t.min_repeats
 
 
 def _visible_chars(el: etree._Element, limit: int) -> int:
@@ -216,7 +197,7 @@ CONTROLLED = "data-controlled"
 panel): set before the controls (often <button>s) are stripped."""
 
 
-def _mark_controlled_panels(root: etree._Element) -> None:
+def _mark_controlled_panels(root: etree._Element, t: Thresholds) -> None:
     """Mark the panels a control opens and closes: hidden until the reader opens them, but
     content. A panel is named by aria-controls, or is the block right after a collapsed toggle
     (aria-expanded="false", alone in its own block) that names none."""
@@ -225,7 +206,7 @@ def _mark_controlled_panels(root: etree._Element) -> None:
         toggle = state.getparent()
         if str(state) != "false" or toggle.get("aria-controls") is not None:
             continue
-        panel = _panel_after(toggle)
+        panel = _panel_after(toggle, t)
         if panel is not None:
             panel.set(CONTROLLED, "")
     if ids:
@@ -234,15 +215,10 @@ def _mark_controlled_panels(root: etree._Element) -> None:
                 el.set(CONTROLLED, "")
 
 
-TOGGLE_PANEL_DEPTH = 2
-"""How many wrappers a toggle may sit in (a link in a div in a heading) and still open the block
-that follows the outermost of them."""
-
-
-def _panel_after(toggle: etree._Element) -> etree._Element | None:
+def _panel_after(toggle: etree._Element, t: Thresholds) -> etree._Element | None:
     """The block that follows a toggle, or follows the wrappers that hold nothing but it."""
     el = toggle
-    for _ in range(TOGGLE_PANEL_DEPTH + 1):
+    for _ in range(t.toggle_panel_depth + 1):
         following = el.getnext()
         while following is not None and not isinstance(following.tag, str):
             following = following.getnext()
@@ -289,17 +265,8 @@ def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:
 
 
 
-MAX_SHARE_FOR_NAMED_DISCOUNT = 0.5
-"""A block named as boilerplate keeps its content-like count when it holds more than this share
-of the page's content-like text (the name is then the site's vocabulary)."""
-
-
-MIN_NAMED_GOOD = 80
-"""Blocks with less content-like text than this are not worth discounting (a label, a caption)."""
-
-
 def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stats],
-                          cleaning: CleaningRules) -> int:
+                          cleaning: CleaningRules, t: Thresholds = THRESHOLDS) -> int:
     """Zero the content-like count of blocks whose names say they are never content (a table of
     contents, comments, an author box), so that widening and choosing a container are not
     drawn to them by their prose; cleaning still decides what is removed. Returns how many."""
@@ -307,10 +274,10 @@ def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stat
     root_st = stats.get(root)
     if pattern is None or root_st is None or root_st.good == 0:
         return 0
-    limit = MAX_SHARE_FOR_NAMED_DISCOUNT * root_st.good
+    limit = t.named_discount_max_share * root_st.good
     named = []
     for el, st in stats.items():
-        if st.good < MIN_NAMED_GOOD or st.good > limit or el is root or el.tag in KEEP_TAGS:
+        if st.good < t.named_discount_min_good or st.good > limit or el is root or el.tag in KEEP_TAGS:
             continue
         raw = f"{el.get('class') or ''} {el.get('id') or ''}"
         if not pattern.search(raw):  # most blocks: no need to drop the state names
@@ -339,7 +306,7 @@ def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stat
 _HEADINGS = ("h2", "h3", "h4")
 
 
-def _panel_index(el: etree._Element, container: etree._Element) -> bool:
+def _panel_index(el: etree._Element, container: etree._Element, t: Thresholds) -> bool:
     """Whether a link list is the index of one panel in a grid of panels (a heading, a paragraph
     and the panel's links, repeated side by side on landing pages): content, not navigation."""
     panel = el.getparent()
@@ -349,17 +316,17 @@ def _panel_index(el: etree._Element, container: etree._Element) -> bool:
         return False
     grid = panel.getparent()
     return grid is not None and sum(1 for sib in grid if sib.tag == panel.tag
-                                    and sib.get("class") == panel.get("class")) >= 2
+                                    and sib.get("class") == panel.get("class")) >= t.min_repeats
 
 
 def _keep_when_mostly(dropped: list[etree._Element], removed: set[etree._Element],
                      stats: dict[etree._Element, Stats], total: int,
-                     trace: list[dict[str, Any]] | None, why: str) -> None:
+                     trace: list[dict[str, Any]] | None, why: str, t: Thresholds) -> None:
     """Take back removals of one kind when together they would take most of the container's
     text: what each removed block looked like is then what the page is made of."""
     chars = sum(stats[el].chars for el in dropped
                 if el in removed and el in stats and not _is_inside(el, removed))
-    if chars <= MAX_SHARE_FOR_GENERIC * total:
+    if chars <= t.generic_max_share * total:
         return
     removed.difference_update(dropped)
     if trace is not None:
@@ -370,7 +337,8 @@ def _keep_when_mostly(dropped: list[etree._Element], removed: set[etree._Element
 def clean_container(container: etree._Element, rules: list[Rule], cleaning: CleaningRules,
                     trace: list[dict[str, Any]] | None = None,
                     stats: dict[etree._Element, Stats] | None = None,
-                    prune_link_dense: bool = True) -> etree._Element:
+                    prune_link_dense: bool = True,
+                    t: Thresholds = THRESHOLDS) -> etree._Element:
     """Remove boilerplate from the chosen container in place and return it.
 
     ``prune_link_dense`` is off for containers named by a site/framework rule: there a list of
@@ -385,7 +353,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     protected = {m for rule in rules for sel in rule.keep for m in css(sel)(container)}
 
     def drop(el: etree._Element, why: str, guard: bool, named: bool = False,
-             max_share: float = MAX_SHARE_FOR_GENERIC) -> None:
+             max_share: float | None = None) -> None:
         if el is container or el in removed or _is_inside(el, removed):
             return
         if guard and (el in protected or _is_inside(el, protected)):
@@ -402,7 +370,8 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if named:
             by_name.append(el)
         st = stats.get(el)
-        if guard and st is not None and st.chars > max_share * total:
+        share = t.generic_max_share if max_share is None else max_share
+        if guard and st is not None and st.chars > share * total:
             _unhide(el)
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": f"{why}, but holds "
@@ -428,7 +397,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": f"{selector}, but a "
                               "collapsed tab/accordion panel", **_describe(el, stats.get(el))})
-        elif selector in cleaning.hiding_selectors and _hidden_copy(el, container, stats, total):
+        elif selector in cleaning.hiding_selectors and _hidden_copy(el, container, stats, total, t):
             drop(el, f"generic selector {selector}: a hidden copy of the visible text",
                  guard=False)
         else:
@@ -443,7 +412,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             hit = secondary.search(names)
             if hit:
                 drop(el, f"secondary section {hit.group(0).strip(' -_')!r}", guard=True,
-                     max_share=MAX_SHARE_FOR_SECONDARY)
+                     max_share=t.secondary_max_share)
                 continue
         if pattern is not None and names:
             hit = pattern.search(names)
@@ -454,9 +423,9 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if not prune_link_dense or el.tag not in _LINK_BLOCKS:
             continue
         st = stats.get(el)
-        if st is None or not st.nav_like:
+        if st is None or not st.nav_like(t):
             continue
-        if _panel_index(el, container):
+        if _panel_index(el, container, t):
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": "link list of one panel "
                               "in a grid of panels (heading, text, links)", **_describe(el, st)})
@@ -467,43 +436,36 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             link_lists.append(el)
     _keep_when_mostly(link_lists, removed, stats, total, trace,
                       "link-dense blocks would remove {share:.0%} of the text: the container is "
-                      "a list of linked items (a listing page); link-dense pruning skipped")
+                      "a list of linked items (a listing page); link-dense pruning skipped", t)
     # Names that match this often are the site's vocabulary, not boilerplate markers.
     _keep_when_mostly(by_name, removed, stats, total, trace,
                       "boilerplate names would remove {share:.0%} of the text; name rule "
-                      "skipped on this page")
+                      "skipped on this page", t)
     for el in removed:
         if not _is_inside(el, removed):
             _remove(el)
     _unhide(container)
-    _drop_code_chrome(container, trace)
-    _drop_repeated_blocks(container, trace)
-    _drop_repeated_in_cards(container, trace)
+    _drop_code_chrome(container, trace, t)
+    _drop_repeated_blocks(container, trace, t)
+    _drop_repeated_in_cards(container, trace, t)
     _drop_empty(container, trace)
-    _unwrap_forms(container, stats)
+    _unwrap_forms(container, stats, t)
     return container
 
 
-CODE_CHROME_MAX_CHARS = 20
-"""A code block's chrome (a language label, a copy button's text) is a word or two: a line of
-at most this many characters beside the code, in a wrapper that holds nothing else."""
-CODE_CHROME_MAX_WORDS = 2
-CODE_WRAPPER_MAX_OUTSIDE = 40
-"""A wrapper around a <pre> whose own text outside it is at most this long is the code block's
-frame (its toolbar); a wrapper with more text is the prose around the code."""
-CODE_WRAPPER_DEPTH = 3
 _PROSE_TAGS = frozenset({"p", "li", "dt", "dd", "figcaption", "caption", "blockquote", "td",
                          "th", "h1", "h2", "h3", "h4", "h5", "h6", "a"})
 _LINE_NUMBER_TEXT = re.compile(r"\d+(?:\s+\d+)*")
 
 
-def _drop_code_chrome(container: etree._Element, trace: list[dict[str, Any]] | None) -> None:
+def _drop_code_chrome(container: etree._Element, trace: list[dict[str, Any]] | None,
+                      t: Thresholds) -> None:
     """Remove a code block's chrome: short labels beside the <pre> in the block's own frame
     (language name, copy button text) and a gutter of line numbers (digits only), so the text
     holds the code and only the code."""
     doomed: list[etree._Element] = []
     for pre in container.iter("pre"):
-        frame = _code_frame(pre, container)
+        frame = _code_frame(pre, container, t)
         if frame is None:
             continue
         for el in frame.iter():
@@ -514,27 +476,28 @@ def _drop_code_chrome(container: etree._Element, trace: list[dict[str, Any]] | N
             if not text or any(isinstance(c.tag, str) for c in el):
                 continue
             if _LINE_NUMBER_TEXT.fullmatch(text) or (
-                    len(text) <= CODE_CHROME_MAX_CHARS
-                    and len(text.split()) <= CODE_CHROME_MAX_WORDS):
+                    len(text) <= t.code_chrome_max_chars
+                    and len(text.split()) <= t.code_chrome_max_words):
                 doomed.append(el)
     _remove_counted(doomed, trace, "code block chrome (labels, copy buttons, line numbers "
                     "beside a <pre>)")
 
 
-def _code_frame(pre: etree._Element, container: etree._Element) -> etree._Element | None:
+def _code_frame(pre: etree._Element, container: etree._Element,
+                t: Thresholds) -> etree._Element | None:
     """The outermost wrapper of a <pre> (up to a few levels, below the container) whose text
     outside the <pre> stays short: the code block's frame, or None when the <pre> has none."""
     frame = None
     el = pre
     code_chars = len("".join(pre.text_content().split()))
-    for _ in range(CODE_WRAPPER_DEPTH):
+    for _ in range(t.code_wrapper_depth):
         parent = el.getparent()
         if parent is None or parent is container:
             break
         if any(other is not pre for other in parent.iter("pre")):
             break  # a wrapper around several code blocks is a section, not one block's frame
         outside = len("".join(parent.text_content().split())) - code_chars
-        if outside > CODE_WRAPPER_MAX_OUTSIDE:
+        if outside > t.code_wrapper_max_outside:
             break
         frame = el = parent
     return frame
@@ -544,10 +507,10 @@ _LEAF_BLOCKS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "bloc
                 "figcaption", "div", "td")
 _BLOCK_CHILDREN = frozenset({"p", "div", "ul", "ol", "li", "table", "section", "article",
                              "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "dl"})
-MIN_REPEAT_CHARS = 40
 
 
-def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]] | None) -> None:
+def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]] | None,
+                          t: Thresholds) -> None:
     """Remove a text block that repeats an earlier one word for word (responsive layouts print
     the same description for desktop and mobile; readers see it once).
 
@@ -563,7 +526,7 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
         if el in in_code or any(child.tag in _BLOCK_CHILDREN for child in el):
             continue
         text = " ".join(el.text_content().split())
-        if len(text) < MIN_REPEAT_CHARS:
+        if len(text) < t.min_repeat_chars:
             continue
         first = seen.get(text)
         if first is None:
@@ -615,16 +578,11 @@ def _ancestor_pairs(el: etree._Element):
         child = anc
 
 
-MIN_CARDS = 4
-"""Siblings of one tag and class, at least this many, are the cards of a grid or list."""
-MAX_CARD_CHARS = 500
-"""A card is short: a longer item (a forum post, a section) is read as it stands."""
-MIN_CARD_LINE_CHARS = 8
 _CARD_LINES = ("a", "h1", "h2", "h3", "h4", "h5", "h6", "p", "span", "div", "strong")
 
 
-def _drop_repeated_in_cards(container: etree._Element,
-                            trace: list[dict[str, Any]] | None) -> None:
+def _drop_repeated_in_cards(container: etree._Element, trace: list[dict[str, Any]] | None,
+                            t: Thresholds) -> None:
     """Inside each card of a grid, remove a short line (a product title) that the card prints
     twice, as an image link's text and as its heading: the heading's copy is kept."""
     siblings: dict[etree._Element, Counter] = {}
@@ -639,19 +597,19 @@ def _drop_repeated_in_cards(container: etree._Element,
                 kinds = siblings[parent] = Counter(
                     (child.tag, child.get("class") or "") for child in parent
                     if isinstance(child.tag, str))
-            if kinds[(anc.tag, anc.get("class") or "")] >= MIN_CARDS:
+            if kinds[(anc.tag, anc.get("class") or "")] >= t.min_cards:
                 cards[anc] = None  # the heading's card: the nearest ancestor that repeats
                 break
     doomed = []
     for card in cards:
         if next(card.iter("a"), None) is not None \
-                and len(" ".join(card.text_content().split())) <= MAX_CARD_CHARS:
-            doomed += _repeated_lines(card)
+                and len(" ".join(card.text_content().split())) <= t.max_card_chars:
+            doomed += _repeated_lines(card, t)
     _remove_counted(doomed, trace, "a line each card of a grid prints twice (image link and "
                     "heading)")
 
 
-def _repeated_lines(card: etree._Element) -> list[etree._Element]:
+def _repeated_lines(card: etree._Element, t: Thresholds) -> list[etree._Element]:
     """The copies of a card's lines that repeat another line of the card, headings kept."""
     lines: dict[str, list[etree._Element]] = {}
     for el in card.iter(*_CARD_LINES):
@@ -659,11 +617,11 @@ def _repeated_lines(card: etree._Element) -> list[etree._Element]:
                              for child in el):
             continue
         text = " ".join(el.text_content().split())
-        if len(text) >= MIN_CARD_LINE_CHARS:
+        if len(text) >= t.min_card_line_chars:
             lines.setdefault(text, []).append(el)
     doomed = []
     for copies in lines.values():
-        if len(copies) < 2:
+        if len(copies) < t.min_repeats:
             continue
         headed = [c for c in copies if _in_tags(c, HEADING_TAGS)]
         if not headed:
@@ -683,25 +641,22 @@ def _in_tags(el: etree._Element, tags: frozenset[str]) -> bool:
     return el.tag in tags or any(a.tag in tags for a in el.iterancestors())
 
 
-HIDDEN_COPY_SHARE = 0.8
-"""A hidden block whose words are at least this share repeated in the visible rest of the
-container is a copy of it (raw markdown for a copy button, a print version)."""
 _WORDS = re.compile(r"\w+")
 
 
 def _hidden_copy(el: etree._Element, container: etree._Element,
-                 stats: dict[etree._Element, Stats], total: int) -> bool:
+                 stats: dict[etree._Element, Stats], total: int, t: Thresholds) -> bool:
     """Whether a large hidden block repeats the container's visible text (only blocks the size
     guard would keep are compared: smaller hidden blocks are removed anyway)."""
     st = stats.get(el)
-    if st is None or st.chars <= MAX_SHARE_FOR_GENERIC * total:
+    if st is None or st.chars <= t.generic_max_share * total:
         return False
     hidden = Counter(_WORDS.findall(el.text_content().lower()))
     if not hidden:
         return False
     rest = Counter(_WORDS.findall(container.text_content().lower())) - hidden
     repeated = sum((hidden & rest).values())
-    return repeated >= HIDDEN_COPY_SHARE * sum(hidden.values())
+    return repeated >= t.hidden_copy_share * sum(hidden.values())
 
 
 def _collapsed_content(el: etree._Element, cleaning: CleaningRules) -> bool:
@@ -748,11 +703,12 @@ def _emptied_heading(el: etree._Element) -> etree._Element | None:
     return None if _WORDS.search("".join(rest)) else heading
 
 
-def _unwrap_forms(container: etree._Element, stats: dict[etree._Element, Stats]) -> None:
+def _unwrap_forms(container: etree._Element, stats: dict[etree._Element, Stats],
+                  t: Thresholds) -> None:
     """Turn forms and fieldsets that hold real text into plain divs (whole-page ASP.NET forms)."""
     for el in list(container.iter("form", "fieldset")):
         st = stats.get(el)
-        if st is not None and st.chars >= 200:
+        if st is not None and st.chars >= t.form_content_chars:
             el.tag = "div"
     if container.tag in ("form", "fieldset"):
         container.tag = "div"

@@ -14,8 +14,8 @@ signals find it, none naming a site or a phrase of one language:
   ``<cite>``, a class naming the author), with prose and no headline of their own.
 
 A section is set apart only when the story stays: it does not hold the page's ``h1``, its
-``main`` or its ``articleBody``, and the page keeps at least ``MIN_STORY_CHARS`` of text
-outside it. On discussion pages (forum engines, ``DiscussionForumPosting``, Q&A pages) the
+``main`` or its ``articleBody``, and the page keeps enough text
+outside it (the numbers are the ``comment_*`` fields of the thresholds). On discussion pages (forum engines, ``DiscussionForumPosting``, Q&A pages) the
 posts are the content and nothing is set apart.
 """
 
@@ -28,25 +28,10 @@ from typing import Any
 from lxml import etree
 
 from crawler.extraction.frameworks import CleaningRules
+from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 
-MIN_STORY_CHARS = 200
-"""Characters of text the page must keep outside its comment sections: a page that is nothing
-but comments (a guestbook, a thread no engine rule knows) keeps them as its content."""
-DISCUSSION_OVER_STORY = 5.0
-"""Comments holding more than this many times the story's prose make a discussion page (a
-forum thread, a news site's discussion of a short submission): there they are the content.
-Measured on the development folds: forum threads without an engine rule or a declared type
-held 3 to 160 times their opening post's prose (two of four above 5); on the snippet corpus,
-153 of 157 comment sections under stories held less than 5 times the story (median 0)."""
-MIN_PROSE_CHARS = 40
-"""A paragraph of the story has at least this many characters."""
 _PARAGRAPHS = etree.XPath("descendant::p | descendant::blockquote | descendant::pre | "
                           "descendant::li")
-MIN_COMMENT_ITEMS = 2
-"""Sibling items of one shape, each with a date and an author, at least this many, are a
-comment list."""
-MIN_ITEM_CHARS = 20
-"""A comment holds some prose: an item with less text is a link card or a date line."""
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question"})
 """Declared page types whose posts are the content."""
 
@@ -61,8 +46,6 @@ _HEADLINE_LINK = etree.XPath("boolean(descendant::*[self::h1 or self::h2 or self
                              "[descendant::a[@href]])")
 _NAMES = etree.XPath("descendant::*/@class | descendant::*/@id")
 _DATES = etree.XPath("descendant::time | descendant::*[@datetime]")
-COMMENT_ITEM_DEPTH = 6
-"""How far above a date its comment item may sit (the date in a meta line in a header)."""
 _STORY_MARKS = etree.XPath(
     "boolean(descendant-or-self::h1 | descendant-or-self::main | "
     "descendant-or-self::*[@itemprop='articleBody'])")
@@ -77,12 +60,13 @@ def is_discussion(framework: str | None, declared_types: list[str],
     return any(t.lower() in DISCUSSION_TYPES for t in declared_types)
 
 
-def find_comment_sections(body: etree._Element, cleaning: CleaningRules) -> list[etree._Element]:
+def find_comment_sections(body: etree._Element, cleaning: CleaningRules,
+                          t: Thresholds = THRESHOLDS) -> list[etree._Element]:
     """The page's comment sections, outermost first, in document order (none when setting them
     apart would leave too little story)."""
     found: list[etree._Element] = []
     for el in _DECLARED(body):
-        found.append(_declared_section(el))
+        found.append(_declared_section(el, t))
     pattern, state = cleaning.comment_section_pattern, cleaning.state_name_pattern
     if pattern is not None:
         for value in _NAMES(body):  # class and id values only: cheaper than every element
@@ -93,20 +77,21 @@ def find_comment_sections(body: etree._Element, cleaning: CleaningRules) -> list
             el = value.getparent()
             if names and pattern.search(names) and el is not body:
                 found.append(el)
-    found += _repeated_comment_lists(body)
+    found += _repeated_comment_lists(body, t)
     sections = _outermost([el for el in found if el is not body and not _STORY_MARKS(el)])
-    sections = [el for el in sections if _text_before(body, el) >= MIN_STORY_CHARS]
+    sections = [el for el in sections
+                if _text_before(body, el, t.comment_min_story_chars) >= t.comment_min_story_chars]
     if not sections:
         return []
     inside = sum(_chars(el) for el in sections)
-    story = _prose_outside(body, sections)
-    if story < MIN_STORY_CHARS or inside > DISCUSSION_OVER_STORY * story:
+    story = _prose_outside(body, sections, t)
+    if story < t.comment_min_story_chars or inside > t.discussion_over_story * story:
         return []  # the posts are what the page is: a thread, a guestbook, a discussion
     return sections
 
 
-def _prose_outside(body: etree._Element, sections: list[etree._Element]) -> int:
-    """Characters of prose (paragraphs of at least ``MIN_PROSE_CHARS``, mostly not links) of
+def _prose_outside(body: etree._Element, sections: list[etree._Element], t: Thresholds) -> int:
+    """Characters of prose (paragraphs of at least ``comment_min_prose_chars``, mostly not links) of
     the page outside the sections: the story the comments are about."""
     inside = set(sections)
     total = 0
@@ -115,17 +100,17 @@ def _prose_outside(body: etree._Element, sections: list[etree._Element]) -> int:
             continue
         chars = _chars(para)
         linked = sum(_chars(a) for a in para.iter("a"))
-        if chars >= MIN_PROSE_CHARS and linked * 2 < chars:
+        if chars >= t.comment_min_prose_chars and linked < t.comment_prose_max_link_share * chars:
             total += chars
     return total
 
 
-def _text_before(body: etree._Element, target: etree._Element) -> int:
+def _text_before(body: etree._Element, target: etree._Element, limit: int) -> int:
     """Non-space characters of the page's text ahead of an element (comments follow a story),
-    counted up to ``MIN_STORY_CHARS``."""
+    counted up to ``limit``."""
     chars = 0
     for el in body.iter():
-        if el is target or chars >= MIN_STORY_CHARS:
+        if el is target or chars >= limit:
             break
         if isinstance(el.tag, str) and el.text:
             chars += len(_SPACE.sub("", el.text))
@@ -134,47 +119,48 @@ def _text_before(body: etree._Element, target: etree._Element) -> int:
     return chars
 
 
-def _declared_section(el: etree._Element) -> etree._Element:
+def _declared_section(el: etree._Element, t: Thresholds) -> etree._Element:
     """The list holding a declared comment: the parent when its siblings are comments too."""
     parent = el.getparent()
     if parent is not None and sum(1 for sib in parent if sib.get("itemtype") == el.get("itemtype")
-                                  and sib.get("itemprop") == el.get("itemprop")) >= 2:
+                                  and sib.get("itemprop") == el.get("itemprop")) \
+            >= t.min_comment_items:
         return parent
     return el
 
 
-def _repeated_comment_lists(body: etree._Element) -> list[etree._Element]:
+def _repeated_comment_lists(body: etree._Element, t: Thresholds) -> list[etree._Element]:
     """Containers of repeated items that each carry a date, an author and prose, and no
     headline link (a list of linked stories with dates and authors is a teaser list)."""
     lists = []
     seen: set[etree._Element] = set()
     parents = []
     for date in _DATES(body):  # a comment is dated: only a date's ancestors can be its list
-        for anc in list(date.iterancestors())[:COMMENT_ITEM_DEPTH]:
+        for anc in list(date.iterancestors())[:t.comment_item_depth]:
             if anc is body:
                 break
             if anc not in seen:
                 seen.add(anc)
                 parents.append(anc)
     for parent in parents:
-        if not isinstance(parent.tag, str) or len(parent) < MIN_COMMENT_ITEMS:
+        if not isinstance(parent.tag, str) or len(parent) < t.min_comment_items:
             continue
         shapes = Counter((child.tag, child.get("class") or "") for child in parent
                          if isinstance(child.tag, str))
         shape, count = shapes.most_common(1)[0] if shapes else (None, 0)
-        if count < MIN_COMMENT_ITEMS:
+        if count < t.min_comment_items:
             continue
         items = [child for child in parent if isinstance(child.tag, str)
                  and (child.tag, child.get("class") or "") == shape]
-        if all(_comment_like(item) for item in items):
+        if all(_comment_like(item, t) for item in items):
             lists.append(parent)
     return lists
 
 
-def _comment_like(item: etree._Element) -> bool:
+def _comment_like(item: etree._Element, t: Thresholds) -> bool:
     """Whether an item reads as a comment: dated, authored, some prose, no headline link."""
     return _DATED(item) and _AUTHORED(item) and not _HEADLINE_LINK(item) \
-        and _chars(item) >= MIN_ITEM_CHARS
+        and _chars(item) >= t.min_comment_item_chars
 
 
 def _outermost(elements: list[etree._Element]) -> list[etree._Element]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from crawler.extraction.thresholds import Thresholds
 from crawler.extraction.vocabulary import NOT_TEXT_TAGS
 
 logger = logging.getLogger(__name__)
@@ -47,12 +48,12 @@ class Stats:
         """Share of the text that sits inside links."""
         return self.link_chars / self.chars if self.chars else 0.0
 
-    @property
-    def nav_like(self) -> bool:
+    def nav_like(self, t: Thresholds) -> bool:
         """A block made of short links: a menu, tag cloud, share bar or pager rather than content."""
-        if self.links < 3 or self.chars == 0:
+        if self.links < t.nav_min_links or self.chars == 0:
             return False
-        return self.link_density > 0.65 and self.link_chars / self.links < 28
+        return self.link_density > t.nav_link_density \
+            and self.link_chars / self.links < t.nav_max_link_chars
 
 
 _BLANKS = " \n\t\r\xa0"

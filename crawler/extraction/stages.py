@@ -45,6 +45,18 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Declined:
+    """A stage that ran and left the choice as it was: what it looked at and why it declined.
+    For people (the trace): no code reads ``why``."""
+
+    why: str
+
+
+ALREADY_CHOSEN = Declined("a choice was already made (the stage fills in when nothing is)")
+NOTHING_CHOSEN = Declined("nothing is chosen yet (the stage acts on a choice)")
+
+
+@dataclass(frozen=True)
 class Decision:
     """What one stage did to the choice: applied or not, why, the chosen candidate before and
     after it, and the thresholds it reads (described only when the trace asks: the record is
@@ -118,98 +130,170 @@ class PageAnalysis:
         return cand
 
 
-StageFunction = Callable[[PageAnalysis, "Choice | None"], "Choice | None"]
+StageFunction = Callable[[PageAnalysis, "Choice | None"], "Choice | Declined"]
 
 
 @dataclass(frozen=True)
 class Stage:
-    """One named step of the choice: when it runs, what it does, which thresholds it reads."""
+    """One named step of the choice: when it acts, what it does, which thresholds it reads.
+
+    ``run`` returns the new choice (applied) or a :class:`Declined` saying why it left the
+    choice as it was."""
 
     name: str
     run: StageFunction
     runs_when: str
-    """For people: the condition under which the stage acts (the trace's why when it does not)."""
+    """For people: the condition under which the stage acts (the README's stage table)."""
     uses: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------- the stages
 
-def agree(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def agree(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """The first valid rule, else the semantic/pattern candidate agreeing with the (widened)
     density winner, else the density winner."""
     if choice is not None:
-        return None
+        return ALREADY_CHOSEN
     chosen, why = tiers.choose(page.candidates, page.stats, page.chrome, page.trace,
                               page.thresholds)
-    return Choice(chosen, why) if chosen is not None else None
+    if chosen is None:
+        counted = ", ".join(f"{n} {tier}" for tier, n in _tier_counts(page.candidates)) or "none"
+        return Declined(f"{why}: none of the proposed candidates ({counted}) passes validation")
+    return Choice(chosen, why)
 
 
-def widen_to_coverage(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def _tier_counts(cands: list[Candidate]) -> list[tuple[str, int]]:
+    """How many candidates each tier proposed, in the order the tiers first appear."""
+    counts: dict[str, int] = {}
+    for cand in cands:
+        counts[cand.tier] = counts.get(cand.tier, 0) + 1
+    return list(counts.items())
+
+
+def _not_widened_tier(choice: Choice) -> Declined:
+    """Why a stage that reshapes density, pattern and semantic choices leaves this one."""
+    return Declined(f"the choice comes from the {choice.candidate.tier} tier (the stage reshapes "
+                    f"density, pattern and semantic choices only)")
+
+
+def _good_share(page: PageAnalysis, cand: Candidate) -> float | None:
+    """The share of the page's content-like text the candidate holds (None when unknown)."""
+    page_st, st = page.stats.get(page.body), cand.stats(page.stats).get(cand.element)
+    if page_st is None or st is None or page_st.good == 0:
+        return None
+    return st.good / page_st.good
+
+
+def widen_to_coverage(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """A chosen block holding little of the page's content-like text, widened to the ancestor
     (or the page frame's sections) holding most of it."""
-    if choice is None or choice.candidate.tier not in tiers.COVERAGE_TIERS:
-        return None
+    if choice is None:
+        return NOTHING_CHOSEN
+    if choice.candidate.tier not in tiers.COVERAGE_TIERS:
+        return _not_widened_tier(choice)
+    t = page.thresholds
     wider = tiers.widen_to_coverage(choice.candidate, page.body, page.stats, page.chrome,
-                                    page.trace, page.thresholds)
-    if wider is choice.candidate:
-        return None
-    return Choice(wider, "the choice held little of the page's content-like text; widened")
+                                    page.trace, t)
+    if wider is not choice.candidate:
+        return Choice(wider, "the choice held little of the page's content-like text; widened")
+    share = _good_share(page, choice.candidate)
+    if share is None:
+        return Declined("the page has no content-like text to measure the choice against")
+    if share >= t.coverage_min:
+        return Declined(f"the choice holds {share:.0%} of the page's content-like text "
+                        f"(coverage_min {t.coverage_min:.0%} is enough)")
+    return Declined(f"the choice holds {share:.0%} of the page's content-like text, but no "
+                    f"ancestor below a link-dense block or the page frame holds "
+                    f"{t.coverage_target:.0%} of it (or the choice holds enough of the text "
+                    f"outside footers, navigation and dialogs)")
 
 
-def larger_item_grid(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def larger_item_grid(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """The page's grid of linked cards when it lies outside the chosen block and holds far more
     text than it (a category page whose short intro won the density score)."""
-    if choice is None or choice.candidate.tier not in tiers.COVERAGE_TIERS \
-            or choice.candidate.repeated:
-        return None
+    if choice is None:
+        return NOTHING_CHOSEN
+    if choice.candidate.tier not in tiers.COVERAGE_TIERS:
+        return _not_widened_tier(choice)
+    if choice.candidate.repeated:
+        return Declined("the choice is already a container of repeated items")
     t = page.thresholds
     chosen = choice.candidate
     grid = tiers.item_grid(page.body, page.stats, page.scores, page.chrome, t)
-    if grid is None or grid.chars <= t.grid_over_choice * chosen.chars \
-            or tiers.contains(grid.element, chosen.element) \
+    if grid is None:
+        return _no_grid(t)
+    if grid.chars <= t.grid_over_choice * chosen.chars:
+        return Declined(f"the page's grid of linked items ({grid.source}) holds "
+                        f"{grid.chars / max(chosen.chars, 1):.1f}x the choice's text, not over "
+                        f"grid_over_choice {t.grid_over_choice:g}x")
+    if tiers.contains(grid.element, chosen.element) \
             or tiers.contains(chosen.element, grid.element):
-        return None
+        return Declined("the page's grid of linked items and the choice hold one another")
     page.add(tiers.validate(grid, t))
     return Choice(grid, f"a grid of linked items outside the choice holds over "
                         f"{t.grid_over_choice:g}x its text (a listing page)")
 
 
-def widen_small_blocks(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def _no_grid(t: Thresholds) -> Declined:
+    """Why no grid of linked items was found."""
+    return Declined(f"the page has no grid of linked items (at least {t.min_grid_items} linked "
+                    f"siblings of one tag and class holding {t.grid_items_share:.0%} of a "
+                    f"container of {t.grid_min_chars}+ characters, outside the chrome)")
+
+
+def widen_small_blocks(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """No candidate validated because every block is short: the best density block widened to
     the page's content-like text, if that validates."""
     if choice is not None:
-        return None
+        return ALREADY_CHOSEN
     wider, why = tiers.widen_small_blocks(page.candidates, page.body, page.stats, page.chrome,
                                           page.trace, page.thresholds)
-    return Choice(wider, why) if wider is not None else None
+    if wider is not None:
+        return Choice(wider, why)
+    if not any(c.tier == tiers.TIER_DENSITY for c in page.candidates):
+        return Declined("no density candidate to widen")
+    return Declined("the best density block, widened to the page's content-like text, does "
+                    "not validate (or holds enough of it already)")
 
 
-def product_description(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def product_description(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """On a page that declares itself a product, its description block inside the choice."""
-    if choice is None or choice.candidate.tier not in tiers.COVERAGE_TIERS or not page.is_product:
-        return None
+    if choice is None:
+        return NOTHING_CHOSEN
+    if choice.candidate.tier not in tiers.COVERAGE_TIERS:
+        return _not_widened_tier(choice)
+    if not page.is_product:
+        declared = ", ".join(sorted(page.declared_types)) or "none"
+        return Declined(f"the page declares no product type (declared types: {declared})")
+    t = page.thresholds
     description = tiers.product_description(
         choice.candidate, page.stats, page.scores,
-        page.rules.cleaning.product_description_pattern, page.thresholds)
+        page.rules.cleaning.product_description_pattern, t)
     if description is None:
-        return None
+        return Declined(f"no block named as a description inside the choice holds "
+                        f"{t.min_description_share:.0%} of its content-like text and validates")
     page.add(description)
     return Choice(description, "a product page: its description block inside the choice")
 
 
-def structured_article_body(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def structured_article_body(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """No container validated: the declared articleBody, when most of its words are on the
     page."""
     sd = page.structured
-    if choice is not None or sd is None or not sd.article_body:
-        return None
+    if choice is not None:
+        return ALREADY_CHOSEN
+    if sd is None or not sd.article_body:
+        return Declined("the page declares no articleBody")
+    t = page.thresholds
     page_words = set(_WORD.findall(" ".join(page.body.itertext()).lower()))
-    cand = _article_body_candidate(sd.article_body, page_words, page.thresholds)
+    cand = _article_body_candidate(sd.article_body, page_words, t)
     if cand is None:
-        return None
+        return Declined(f"the declared articleBody ({len(sd.article_body)} characters) is "
+                        f"shorter than article_body_min_chars {t.article_body_min_chars}, or "
+                        f"has no words")
     page.add(cand)
     if not cand.valid:
-        return None
+        return Declined(f"the declared articleBody fails: {'; '.join(cand.reasons)}")
     return Choice(cand, "no container validated; structured articleBody agrees")
 
 
@@ -247,29 +331,31 @@ def _text_stats(text: str) -> Stats:
                                  if len(line.strip()) >= PARAGRAPH_MIN_CHARS))
 
 
-def linked_item_list(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def linked_item_list(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """No container validated: the page's own list container failing on link density alone (a
     listing page of linked items)."""
     if choice is not None:
-        return None
+        return ALREADY_CHOSEN
     hub = tiers.linked_item_list(page.candidates, page.thresholds)
     if hub is None:
-        return None
+        return Declined(f"no list container (repeated items, or the main landmark) of "
+                        f"min_list_chars {page.thresholds.min_list_chars}+ characters fails on "
+                        f"link density alone")
     return Choice(hub, "no container validated; the page's own list container fails only on "
                        "link density (a listing page of linked items)")
 
 
-def trafilatura_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def trafilatura_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """No cheap candidate chosen: trafilatura on the untouched tree, fast mode first, the full
     mode when the fast result does not validate."""
     if choice is not None:
-        return None
+        return ALREADY_CHOSEN
     cand = _trafilatura_candidate(page)
     if cand is None:
-        return None
+        return Declined("trafilatura found no main content (fast and full modes)")
     page.add(cand)
     if cand.chars <= 0:
-        return None
+        return Declined("trafilatura's main content has no text")
     return Choice(cand, "no cheap candidate validated; trafilatura found text", fallback=True)
 
 
@@ -310,45 +396,54 @@ def _trafilatura_element(tree: HtmlElement, url: str, fast: bool) -> HtmlElement
     return body if body is not None else fragment
 
 
-def grid_over_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def grid_over_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """When the choice fell back (or nothing was chosen), the page's grid of linked cards if it
     holds far more text than the fallback (the fallback kept a category page's intro)."""
     if choice is not None and not choice.fallback:
-        return None
+        return CHEAP_CHOICE
     t = page.thresholds
     grid = tiers.item_grid(page.body, page.stats, page.scores, page.chrome, t)
     if grid is None:
-        return None
+        return _no_grid(t)
     page.add(tiers.validate(grid, t))
     grid = tiers.expand(grid, page.stats, page.chrome, page.trace, t)
     if choice is not None and grid.chars <= t.grid_over_fallback * choice.candidate.chars:
-        return None
+        return Declined(f"the page's grid of linked items holds "
+                        f"{grid.chars / max(choice.candidate.chars, 1):.1f}x the fallback's "
+                        f"text, not over grid_over_fallback {t.grid_over_fallback:g}x")
     return Choice(grid, f"no container validated; a grid of linked items holds over "
                         f"{t.grid_over_fallback:g}x the fallback's text (a listing page)",
                   fallback=True)
 
 
-def nearly_valid(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+CHEAP_CHOICE = Declined("a cheap candidate was chosen (the stage repairs fallback choices)")
+
+
+def nearly_valid(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """Nothing valid chosen: the best density candidate failing on link density alone (a hub
     page), unless the fallback failed fewer checks."""
-    if choice is not None and (not choice.fallback or choice.candidate.valid):
-        return None
+    if choice is not None and not choice.fallback:
+        return CHEAP_CHOICE
+    if choice is not None and choice.candidate.valid:
+        return Declined("the fallback choice passes validation")
     near = tiers.nearly_valid(page.candidates, page.thresholds)
     if near is None:
-        return None
+        return Declined(f"no density candidate fails on link density alone below "
+                        f"nearly_max_link_density {page.thresholds.nearly_max_link_density:g}")
     if choice is not None and len(near.verdict.failed) > len(choice.candidate.verdict.failed):
-        return None
+        return Declined("the fallback choice fails fewer checks than the nearly valid "
+                        "density candidate")
     return Choice(near, "nothing validated; the page's own best container fails only on link "
                         "density (a hub page)")
 
 
-def whole_body(page: PageAnalysis, choice: Choice | None) -> Choice | None:
+def whole_body(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """Nothing chosen at all: the whole body, as a last resort."""
     if choice is not None:
-        return None
+        return ALREADY_CHOSEN
     whole = tiers.make_candidate(page.body, tiers.TIER_BODY, "body", page.stats, page.scores, 0)
     if whole is None or whole.chars <= 0:
-        return None
+        return Declined("the body has no text")
     page.add(tiers.validate(whole, page.thresholds))
     return Choice(whole, "nothing validated; whole body as last resort")
 
@@ -398,10 +493,9 @@ def run_stages(page: PageAnalysis, stages: tuple[Stage, ...] = STAGES,
                                            stage.uses))
             continue
         after = stage.run(page, choice)
-        if after is None:
-            page.decisions.append(Decision(stage.name, False,
-                                           f"no change (acts when: {stage.runs_when})",
-                                           before, before, stage.uses))
+        if isinstance(after, Declined):
+            page.decisions.append(Decision(stage.name, False, after.why, before, before,
+                                           stage.uses))
             continue
         page.decisions.append(Decision(stage.name, True, after.why, before, after.candidate,
                                        stage.uses))
