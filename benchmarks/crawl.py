@@ -117,15 +117,29 @@ def tree_usage(pid: int) -> tuple[int, dict[int, float]]:
     return total, cpu
 
 
+def process_kind(pid: int) -> str:
+    """``browser`` (chromium's processes), ``driver`` (Playwright's node driver) or ``workers``
+    (the extraction workers and anything else the crawl started)."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    except OSError:
+        return "workers"
+    if b"chromium" in command or b"chrome" in command:
+        return "browser"
+    return "driver" if b"node" in command or b"playwright" in command else "workers"
+
+
 def run(command: list[str], feed: Path | None = None
-        ) -> tuple[dict, list[tuple[int, int]], tuple[float, float]]:
+        ) -> tuple[dict, list[tuple[int, int]], tuple[float, float], dict[str, float]]:
     """Run a crawl; return its final stats, (pages stored, process-tree RSS KiB) samples taken
     every half second, and the CPU seconds of the crawl process and of its descendants
-    (extraction workers; as last sampled, so slightly low)."""
+    (extraction workers; as last sampled, so slightly low), and that of the descendants by
+    kind (``process_kind``)."""
     stats_path = Path(tempfile.mktemp(suffix=".json"))
     command = command + ["-s", f"CRAWL_STATS_PATH={stats_path}", "-s", "LOG_LEVEL=WARNING"]
     samples: list[tuple[int, int]] = []
     cpu: dict[int, float] = {}
+    kinds: dict[int, str] = {}
     log = tempfile.TemporaryFile(mode="w+")
     process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=log,
                                text=True)
@@ -134,6 +148,9 @@ def run(command: list[str], feed: Path | None = None
         stored = feed.read_text().count("\n") if feed is not None and feed.exists() else 0
         rss, used = tree_usage(process.pid)
         cpu.update(used)
+        for pid in used:
+            if pid not in kinds:
+                kinds[pid] = process_kind(pid)
         if rss:  # zero once the process has exited
             samples.append((stored, rss))
     if process.returncode != 0:
@@ -141,19 +158,31 @@ def run(command: list[str], feed: Path | None = None
         print(log.read()[-5000:], file=sys.stderr)
     log.close()
     main_cpu = cpu.pop(process.pid, 0.0)
+    by_kind: dict[str, float] = {}
+    for pid, seconds in cpu.items():
+        by_kind[kinds.get(pid, "workers")] = by_kind.get(kinds.get(pid, "workers"), 0.0) + seconds
     return ((json.loads(stats_path.read_text()) if stats_path.exists() else {}), samples,
-            (main_cpu, sum(cpu.values())))
+            (main_cpu, sum(cpu.values())), by_kind)
 
 
-#: render=always crawls compared by ``--render``: extra settings of each.
+#: render=always crawls compared by ``--render`` (label, extra settings), unless ``--variant``
+#: names others: the previous release's settings (``networkidle``, a new browser page for every
+#: request, chromium's own number of renderer processes) and the project's.
 RENDER_VARIANTS: dict[str, list[str]] = {
     "render-previous": ["-s", "RENDER_WAIT_UNTIL=networkidle", "-s", "RENDER_SETTLE_MAX_MS=0",
-                        "-s", "PLAYWRIGHT_MAX_PAGES_PER_CONTEXT=4",
+                        "-s", "PLAYWRIGHT_MAX_PAGES_PER_CONTEXT=4", "-s", "RENDER_PAGE_REUSE=1",
                         "-s", "RENDER_RENDERER_PROCESSES=0"],
     "render-ours": [],
 }
-RENDER_LABELS = {"render-previous": "render=always, previous (networkidle)",
-                 "render-ours": "render=always, ours (load + DOM quiet)"}
+
+
+def parse_variant(text: str) -> tuple[str, list[str]]:
+    """``LABEL`` or ``LABEL:NAME=VALUE,NAME=VALUE``: a render=always crawl with those settings."""
+    label, _, assignments = text.partition(":")
+    extra: list[str] = []
+    for assignment in filter(None, assignments.split(",")):
+        extra += ["-s", assignment]
+    return label, extra
 
 
 def render_command(start: str, workdir: Path, common: list[str], extra: list[str]) -> list[str]:
@@ -172,8 +201,14 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--render", action="store_true",
                         help="compare render=always crawls (ours, previous settings, bare)")
+    parser.add_argument("--variant", action="append", default=[], metavar="LABEL:NAME=VALUE,...",
+                        help="a render=always crawl to compare, with extra settings (repeatable; "
+                             "replaces the default pair)")
+    parser.add_argument("--no-bare", action="store_true", help="skip the bare spider")
     parser.add_argument("--rss-pages", type=int, default=1000,
                         help="pages of the long render=always crawl that samples RSS (0: none)")
+    parser.add_argument("--rss-variant", default="render-ours", metavar="LABEL:NAME=VALUE,...",
+                        help="the settings of that long crawl")
     parser.add_argument("--executors", default="thread,process",
                         help="EXTRACTION_EXECUTOR values to run ours with (comma-separated)")
     parser.add_argument("--throttled", action="store_true",
@@ -189,8 +224,11 @@ def main() -> int:
     (workdir / "bare.py").write_text(BARE_SPIDER)
     throttle = [] if args.throttled else ["-s", "AUTOTHROTTLE_ENABLED=false"]
     common = throttle + ["-s", "CONCURRENT_REQUESTS=16", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16"]
-    variants = ["bare"] + ([f"ours-{kind}" for kind in args.executors.split(",")]
-                           if not args.render else list(RENDER_VARIANTS))
+    render_variants = (dict(parse_variant(v) for v in args.variant) if args.variant
+                       else RENDER_VARIANTS)
+    variants = ([] if args.no_bare else ["bare"]) + (
+        [f"ours-{kind}" for kind in args.executors.split(",")] if not args.render
+        else list(render_variants))
     results: dict[str, list[tuple[float, float, int, float, float]]] = {
         name: [] for name in variants}
     try:
@@ -200,9 +238,9 @@ def main() -> int:
                     command = [sys.executable, "-m", "scrapy", "runspider",
                                str(workdir / "bare.py"), "-a", f"start={start}",
                                "-s", "ITEM_PIPELINES={}", "-s", "FEEDS={}"] + common
-                elif name in RENDER_VARIANTS:
+                elif name in render_variants:
                     command = render_command(start, workdir / f"{name}-{rep}", common,
-                                             RENDER_VARIANTS[name])
+                                             render_variants[name])
                 else:
                     db = workdir / f"{name}-{rep}.db"
                     command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a",
@@ -211,34 +249,37 @@ def main() -> int:
                                "-s", f"EXTRACTION_EXECUTOR={name.split('-', 1)[1]}",
                                "-s", "DOMAIN_DEDUP_ENABLED=false"] + common
                 feed = workdir / f"{name}-{rep}" / "items.jsonl"
-                stats, samples, (main_cpu, workers_cpu) = run(
-                    command, feed=feed if name in RENDER_VARIANTS else None)
+                stats, samples, (main_cpu, workers_cpu), by_kind = run(
+                    command, feed=feed if name in render_variants else None)
                 pages = stats.get("response_received_count", 0)
-                if name in RENDER_VARIANTS:
+                if name in render_variants:
                     pages = stats.get("pages/rendered", 0)
                 elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
                 rss = max((kb for _, kb in samples), default=0) * 1024
                 per_page = 1000 / max(pages, 1)
                 results[name].append((pages / elapsed, elapsed, rss, main_cpu * per_page,
                                       workers_cpu * per_page))
-                print(f"  run {rep + 1} {name:14s}: {pages} responses in {elapsed:.1f} s = "
+                print(f"  run {rep + 1} {name:14s} (load {os.getloadavg()[0]:.1f}): {pages} responses in {elapsed:.1f} s = "
                       f"{pages / elapsed:.1f} pages/s, peak RSS {rss / 2**20:.0f} MiB, CPU per "
                       f"page {main_cpu * per_page:.1f} ms (crawl process) + "
-                      f"{workers_cpu * per_page:.1f} ms (workers)", flush=True)
+                      f"{workers_cpu * per_page:.1f} ms (" + ", ".join(
+                          f"{kind} {seconds * per_page:.0f}"
+                          for kind, seconds in sorted(by_kind.items())) + ")", flush=True)
 
         def median(name: str, index: int) -> float:
             return statistics.median(r[index] for r in results[name])
 
-        bare = median("bare", 0)
+        bare = median("bare", 0) if "bare" in results else 0.0
         print(f"\n{args.pages}-page site, {'throttled' if args.throttled else 'unthrottled'}, "
               f"median of {args.repeat} (peak RSS of the process tree, extraction workers "
               "included):")
         for name in variants:
             label = "bare Scrapy spider (no rendering)" if name == "bare" else (
-                RENDER_LABELS[name] if name in RENDER_VARIANTS else
+                f"render=always, {name}" if name in render_variants else
                 f"ours, extraction+SQLite, {name.split('-', 1)[1]} workers")
+            ratio = f"{median(name, 0) / bare:4.2f}" if bare else "  - "
             print(f"  {label:44s} {median(name, 0):7.1f} pages/s  ratio "
-                  f"{median(name, 0) / bare:4.2f}  peak RSS {median(name, 2) / 2**20:5.0f} MiB  "
+                  f"{ratio}  peak RSS {median(name, 2) / 2**20:5.0f} MiB  "
                   f"CPU/page {median(name, 3):5.1f} + {median(name, 4):5.1f} ms")
 
         if args.render and args.rss_pages:
@@ -249,18 +290,20 @@ def main() -> int:
             try:
                 rss_start = f"http://127.0.0.1:{int(rss_server.stdout.readline())}/"
                 feed = workdir / "rss" / "items.jsonl"
-                stats, samples, _ = run(render_command(rss_start, workdir / "rss", common, []),
+                rss_label, rss_extra = parse_variant(args.rss_variant)
+                stats, samples, _, _ = run(render_command(rss_start, workdir / "rss", common,
+                                                       render_variants.get(rss_label, rss_extra)),
                                         feed=feed)
             finally:
                 rss_server.terminate()
             pages = stats.get("pages/rendered", 0)
             elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
-            print(f"\nrender-ours over {args.rss_pages} pages: {pages} rendered in {elapsed:.0f} s "
+            print(f"\n{args.rss_variant} over {args.rss_pages} pages: {pages} rendered in {elapsed:.0f} s "
                   f"= {pages / elapsed:.1f} pages/s")
             print("  process-tree RSS (Scrapy + extraction workers + Playwright driver + chromium)"
                   " as pages are stored:")
             marks = sorted({min(range(len(samples)), key=lambda k: abs(samples[k][0] - target))
-                            for target in (50, 250, 500, 750, pages)} if samples else set())
+                            for target in (100, 250, 500, 750, pages)} if samples else set())
             for k in marks:
                 print(f"    {samples[k][0]:5d} pages: {samples[k][1] / 1024:6.0f} MiB")
             if samples:

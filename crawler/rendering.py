@@ -141,6 +141,8 @@ class RenderConfig:
     timeout_ms: int
     settle_quiet_ms: int = 0
     settle_max_ms: int = 0
+    #: Requests a browser page serves before it is closed and replaced (1: a page a request).
+    page_reuse: int = 1
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> RenderConfig:
@@ -155,7 +157,9 @@ class RenderConfig:
                    settle_quiet_ms=read_number(settings, "RENDER_SETTLE_QUIET_MS", whole=True,
                                                minimum=0, maximum=10_000),
                    settle_max_ms=read_number(settings, "RENDER_SETTLE_MAX_MS", whole=True,
-                                             minimum=0, maximum=60_000))
+                                             minimum=0, maximum=60_000),
+                   page_reuse=read_number(settings, "RENDER_PAGE_REUSE", whole=True, minimum=1,
+                                          maximum=100_000))
 
     def request_meta(self) -> dict[str, Any]:
         """``Request.meta`` that sends a request through the browser."""
@@ -197,8 +201,16 @@ def javascript_signals(html: str) -> list[str]:
 
 
 def should_abort_request(request: Any) -> bool:
-    """PLAYWRIGHT_ABORT_REQUEST hook: skip images, fonts and media while rendering."""
-    return request.resource_type in BLOCKED_RESOURCE_TYPES
+    """PLAYWRIGHT_ABORT_REQUEST hook: skip images, fonts and media while rendering, and the
+    documents of frames inside the page (embedded widgets, ads, videos): the stored page is the
+    top document's DOM, which holds an ``<iframe>`` element but never its document, so they
+    change nothing stored; each costs the browser a renderer, and the load event waits for it."""
+    if request.resource_type in BLOCKED_RESOURCE_TYPES:
+        return True
+    if request.resource_type == "document":
+        frame = request.frame
+        return frame.parent_frame is not None
+    return False
 
 
 def find_browser(configured: str | None) -> str | None:

@@ -226,6 +226,10 @@ RENDER_WAIT_UNTIL = "load"
 RENDER_SETTLE_QUIET_MS = 150
 RENDER_SETTLE_MAX_MS = 1500
 RENDER_TIMEOUT_MS = 30000
+# Requests one browser page serves before it is closed and a new one opened (1: a new page for
+# every request). Opening a page costs chromium about as much CPU as rendering one (README,
+# "Rendering throughput"); replacing pages now and then bounds what they accumulate.
+RENDER_PAGE_REUSE = 50
 # Extra options of the browser launch (the executable path is added from CHROMIUM_PATH).
 PLAYWRIGHT_LAUNCH_OPTIONS: dict = {}
 # Renderer processes chromium may start (0: its own choice, about one per page open): one

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -130,13 +131,21 @@ def test_javascript_shell_is_stored_unrendered_with_render_never(behaviours_craw
     assert "tangerine lighthouse" not in app["content_text"]
 
 
-@pytest.mark.parametrize("render", ["auto", "always"])
-def test_javascript_shell_gets_its_text_when_rendered(render: str, serve_site, tmp_path: Path,
-                                                      chromium_path: str) -> None:
+@pytest.mark.parametrize(("render", "page_reuse", "pages_opened"), [
+    ("auto", None, 1),
+    ("always", None, 1),  # the start page's browser page renders the app page too
+    ("always", 1, 2),  # a new browser page for every request
+])
+def test_javascript_shell_gets_its_text_when_rendered(render: str, page_reuse: int | None,
+                                                      pages_opened: int, serve_site,
+                                                      tmp_path: Path, chromium_path: str) -> None:
     server = serve_site("behaviours")
+    settings: dict[str, Any] = {"CHROMIUM_PATH": chromium_path}
+    if page_reuse is not None:
+        settings["RENDER_PAGE_REUSE"] = page_reuse
     result = run_crawl(server.url("/"), tmp_path,
                        spider_args={"render": render, "allow": r"/(app\.html)?$"},
-                       settings={"CHROMIUM_PATH": chromium_path})
+                       settings=settings)
     assert result.returncode == 0, result.log[-3000:]
     by_path = {url.removeprefix(server.origin): item
                for url, item in zip(result.urls(), result.items)}
@@ -144,8 +153,11 @@ def test_javascript_shell_gets_its_text_when_rendered(render: str, serve_site, t
     assert by_path["/app.html"]["rendered"] is True
     assert by_path["/"]["rendered"] is (render == "always")
     assert result.stats["pages/rendered"] == (2 if render == "always" else 1)
-    # every browser page closed; the app page's image never fetched
-    assert result.stats["playwright/page_count/closed"] == result.stats["playwright/page_count"]
+    # pages reused (waiting ones close with the browser) or closed after each request; the app
+    # page's image never fetched
+    assert result.stats["playwright/page_count"] == pages_opened
+    assert result.stats.get("playwright/page_count/closed", 0) == (
+        pages_opened if page_reuse == 1 else 0)
     assert result.stats["playwright/request_count/aborted"] >= 1
     assert "/logo.png" not in server.request_counts()
 

@@ -76,16 +76,33 @@ def test_behaviours_app_page_needs_the_browser() -> None:
     assert looks_like_js_shell(html).is_shell
 
 
+class _Frame:
+    def __init__(self, parent: _Frame | None = None) -> None:
+        self.parent_frame = parent
+
+
 class _FakeRequest:
-    def __init__(self, resource_type: str) -> None:
+    """What the abort hook reads of a Playwright request: its type and its frame."""
+
+    def __init__(self, resource_type: str, frame: _Frame) -> None:
         self.resource_type = resource_type
+        self.frame = frame
 
 
-@pytest.mark.parametrize("resource_type", ["image", "font", "media", "document", "script",
-                                           "xhr", "stylesheet"])
-def test_images_fonts_and_media_are_blocked(resource_type: str) -> None:
-    assert should_abort_request(_FakeRequest(resource_type)) is (
-        resource_type in BLOCKED_RESOURCE_TYPES)
+TOP = _Frame()
+
+
+@pytest.mark.parametrize(("resource_type", "frame", "blocked"), [
+    ("image", TOP, True), ("font", TOP, True), ("media", TOP, True),
+    ("document", _Frame(TOP), True),  # an <iframe>'s document: not part of the stored DOM
+    ("image", _Frame(TOP), True),
+    # must stay: the page itself and what builds its DOM or styles it
+    ("document", TOP, False), ("script", TOP, False), ("xhr", TOP, False),
+    ("fetch", TOP, False), ("stylesheet", TOP, False), ("script", _Frame(TOP), False),
+])
+def test_blocked_resources(resource_type: str, frame: _Frame, blocked: bool) -> None:
+    assert should_abort_request(_FakeRequest(resource_type, frame)) is blocked
+    assert (resource_type in BLOCKED_RESOURCE_TYPES) <= blocked
 
 
 def test_browser_lookup_and_launch_options(tmp_path: Path) -> None:
