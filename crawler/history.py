@@ -9,6 +9,8 @@ A re-crawl into the same database classifies every page it reaches:
   ``page_versions`` (at most ``keep_versions`` per URL) and ``last_changed`` is set.
 - ``unchanged``: same hash, or not fetched again at all (HTTP 304, sitemap ``lastmod``, the same
   bytes as stored); only ``last_seen`` moves.
+- ``kept``: fetched, but its extraction failed or ran out of time (``extraction_error``); the
+  stored content, hash and history stay as they were, so a failure is never taken for a change.
 - ``gone``: HTTP 404/410, or not reached by a crawl that reached everything; ``gone_at`` is set
   and the row is kept.
 
@@ -27,6 +29,7 @@ from typing import Any
 import sqlite_utils
 
 from crawler.content_hash import content_hash
+from crawler.items import CONTENT_FIELDS
 from crawler.storage import (PAGES_COLUMNS, PAGES_TABLE, decompress_html, page_values,
                              write_page_values)
 
@@ -46,6 +49,7 @@ VERSIONS_COLUMNS: dict[str, type] = {
 NEW = "new"
 CHANGED = "changed"
 UNCHANGED = "unchanged"
+KEPT = "kept"
 GONE = "gone"
 #: What ``changes`` lists, in this order.
 CHANGE_KINDS = (NEW, CHANGED, GONE, UNCHANGED)
@@ -177,7 +181,8 @@ def record_page(db: sqlite_utils.Database, row: dict[str, Any], raw_html: bytes,
 
     One transaction: the previous text of a changed page is kept in ``page_versions`` (the
     oldest beyond ``keep_versions`` dropped), then the row is upserted. A page without a
-    ``content_hash`` in ``row`` is hashed from its ``content_text``.
+    ``content_hash`` in ``row`` is hashed from its ``content_text``. A page whose extraction
+    failed (``extraction_error``) and that is stored already keeps its stored content (KEPT).
     """
     now = now or utc_now()
     values = dict(row)
@@ -189,6 +194,12 @@ def record_page(db: sqlite_utils.Database, row: dict[str, Any], raw_html: bytes,
             f"SELECT content_hash, content_text, first_seen, last_changed, gone_at, fetched_at, "
             f"title, content_markdown FROM [{PAGES_TABLE}] WHERE url = ?",
             [values["url"]]).fetchone()
+        if previous is not None and values.get("extraction_error"):
+            for name in CONTENT_FIELDS:  # columns left out keep their stored values
+                values.pop(name, None)
+            values.update(last_seen=now, gone_at=None)
+            write_page_values(db, page_values(values, raw_html))
+            return KEPT
         if previous is None:
             outcome = NEW
             values.update(first_seen=now, last_seen=now, last_changed=now, gone_at=None)

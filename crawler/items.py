@@ -22,6 +22,10 @@ class PageItem:
     canonical_url: str | None = None
     depth: int = 0
     render_reason: str | None = None
+    #: Why the content fields are empty although the page was fetched: ``timeout`` (longer than
+    #: EXTRACTION_TIMEOUT) or ``failed`` (the extraction raised). A stored page keeps its
+    #: previous content then (see :func:`crawler.history.record_page`).
+    extraction_error: str | None = None
     title: str | None = None
     author: str | None = None
     published: str | None = None
@@ -67,3 +71,7 @@ def page_row(item: PageItem) -> dict[str, Any]:
 EXTRACTED_FIELDS = tuple(f.name for f in fields(Extraction)
                          if f.name in {g.name for g in fields(PageItem)}
                          and f.name not in ("url", "canonical_url"))
+
+#: Columns derived from a page's main content: left as stored when a fetch brings no new content
+#: (``extraction_error``).
+CONTENT_FIELDS = (*EXTRACTED_FIELDS, "content_hash", "quality_reasons", "quality_flagged")

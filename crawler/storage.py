@@ -35,6 +35,7 @@ PAGES_COLUMNS: dict[str, type] = {
     "fetched_at": str,
     "rendered": int,
     "render_reason": str,
+    "extraction_error": str,
     "content_type": str,
     "encoding": str,
     "depth": int,

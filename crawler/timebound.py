@@ -3,9 +3,13 @@
 The reactor keeps downloading while a page is extracted, and a page whose extraction exceeds
 the limit is given up (the caller stores it without content) instead of stalling the crawl.
 Workers are threads (cheap, but they share one core through the GIL) or processes (one core
-each; the function and its arguments must pickle). A running call cannot be stopped: an
-over-long call finishes in the background on one of the runner's own workers (never Twisted's
-pool, which DNS resolution needs).
+each; the function and its arguments must pickle).
+
+A call over the limit must not hold a worker: with process workers the runner replaces its pool
+and terminates the old pool's processes, so the calls behind it (and every later one) get a
+worker at once; a call that was running beside it on the old pool is started again, once, on the
+new pool. A thread cannot be stopped: an over-long call on a thread worker finishes in the
+background on one of the runner's own threads (never Twisted's pool, which DNS resolution needs).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import (BrokenExecutor, Executor, ProcessPoolExecutor,
+from concurrent.futures import (BrokenExecutor, Executor, Future, ProcessPoolExecutor,
                                 ThreadPoolExecutor)
 from typing import TypeVar
 
@@ -35,22 +39,27 @@ class TimeLimitExceeded(Exception):
     """The call did not finish within its time limit."""
 
 
-def _start_worker(gc_young_threshold: int, crawl_pid: int) -> None:
+def _start_worker(gc_young_threshold: int, crawl_pid: int,
+                  warm_up: Callable[[], object] | None) -> None:
     """Set up a worker process: it ends with the crawl and with its parent (the forkserver),
-    its collector is relaxed, and the uninformative third-party warnings stay out of the
-    crawl's output."""
+    its collector is relaxed, the uninformative third-party warnings stay out of the crawl's
+    output, and ``warm_up`` (imports, loaded rules) is done before its first call."""
     die_with_parent()
     exit_with_process(crawl_pid)
     relax_garbage_collection(gc_young_threshold)
     quiet_third_party_warnings()
+    if warm_up is not None:
+        warm_up()
 
 
 class BoundedRunner:
     """A small worker pool whose calls are awaited with a time limit (0 = no limit); worker
-    processes collect garbage every ``gc_young_threshold`` allocations (0: Python's default)."""
+    processes collect garbage every ``gc_young_threshold`` allocations (0: Python's default)
+    and run ``warm_up`` (a picklable function) when they start, outside any call's limit."""
 
     def __init__(self, timeout: float, workers: int = 2, name: str = "bounded",
-                 kind: str = "thread", gc_young_threshold: int = YOUNG_THRESHOLD) -> None:
+                 kind: str = "thread", gc_young_threshold: int = YOUNG_THRESHOLD,
+                 warm_up: Callable[[], object] | None = None) -> None:
         if timeout < 0:
             raise ValueError("the time limit must be 0 (none) or positive")
         if kind not in EXECUTOR_KINDS:
@@ -60,7 +69,10 @@ class BoundedRunner:
         self.workers = max(1, workers)
         self.name = name
         self.gc_young_threshold = gc_young_threshold
+        self.warm_up = warm_up
         self._executor = self._new_executor()
+        self._started_pool: Executor | None = None
+        self._started: asyncio.Future[list[object]] | None = None
         # Calls wait here (untimed) for a free worker, so the limit measures the work itself.
         self._slots = asyncio.Semaphore(max(1, workers))
 
@@ -72,33 +84,76 @@ class BoundedRunner:
             context = multiprocessing.get_context("forkserver")
             return ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
                                        initializer=_start_worker,
-                                       initargs=(self.gc_young_threshold, os.getpid()))
+                                       initargs=(self.gc_young_threshold, os.getpid(),
+                                                 self.warm_up))
         return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix=self.name)
 
     async def run(self, func: Callable[..., T], *args: object) -> T:
         """Result of ``func(*args)`` computed in a worker; TimeLimitExceeded past the limit.
 
-        A call over the limit gives its slot back at once: its thread finishes in the
-        background, and calls behind it may then wait in the pool (within their own limit).
+        A call over the limit gives its slot back at once. With process workers its pool is
+        replaced (see the module docstring); with threads, it finishes in the background and
+        calls behind it may wait in the pool (within their own limit).
         """
         async with self._slots:
-            executor = self._executor
-            try:
-                future = asyncio.wrap_future(executor.submit(func, *args))
-                if not self.timeout:
-                    return await future
+            started_again = False
+            while True:
+                executor = self._executor
+                await self._until_started(executor)
+                submitted = executor.submit(func, *args)
                 try:
-                    return await asyncio.wait_for(asyncio.shield(future), self.timeout)
-                except asyncio.TimeoutError:
-                    raise TimeLimitExceeded(f"no result after {self.timeout:g} s") from None
-            except BrokenExecutor:
-                # A worker process died (a crash in native code, the OOM killer): this call
-                # fails, and the next ones get a fresh pool instead of failing too.
-                if self._executor is executor:
-                    logger.error("A %s worker died; starting new workers", self.name)
-                    executor.shutdown(wait=False, cancel_futures=True)
-                    self._executor = self._new_executor()
-                raise
+                    return await self._result(submitted)
+                except TimeLimitExceeded:
+                    if self.kind == "process":
+                        self._replace_pool(executor, why="a call ran past the time limit")
+                    raise
+                except (BrokenExecutor, asyncio.CancelledError) as exc:
+                    replaced = executor is not self._executor
+                    lost = isinstance(exc, BrokenExecutor) or submitted.cancelled()
+                    if replaced and lost and not started_again:
+                        started_again = True  # its pool was replaced under it: run it anew
+                        continue
+                    if isinstance(exc, BrokenExecutor):
+                        # A worker process died (a crash in native code, the OOM killer): this
+                        # call fails, and the next ones get a fresh pool instead of failing too.
+                        self._replace_pool(executor, why="a worker died")
+                    raise
+
+    async def _until_started(self, executor: Executor) -> None:
+        """Wait, untimed, until a new process pool's workers have started (and warmed up), so
+        the time limit measures the work and not a worker's start-up."""
+        if self.kind != "process":
+            return
+        if self._started_pool is not executor or self._started is None:
+            self._started_pool = executor
+            self._started = asyncio.ensure_future(asyncio.gather(
+                *(asyncio.wrap_future(executor.submit(os.getpid)) for _ in range(self.workers)),
+                return_exceptions=True))  # a pool that breaks here fails the call after it
+        await asyncio.shield(self._started)
+
+    async def _result(self, submitted: Future[T]) -> T:
+        """The submitted call's result, waited for within the time limit."""
+        future = asyncio.wrap_future(submitted)
+        if not self.timeout:
+            return await future
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), self.timeout)
+        except asyncio.TimeoutError:
+            raise TimeLimitExceeded(f"no result after {self.timeout:g} s") from None
+
+    def _replace_pool(self, executor: Executor, *, why: str) -> None:
+        """Give later calls a fresh pool and end ``executor``'s processes (once per pool)."""
+        if self._executor is not executor:
+            return
+        logger.warning("%s; starting new %s workers", why.capitalize(), self.name)
+        self._executor = self._new_executor()
+        # The pool offers no way to stop a running call (terminate_workers() is Python 3.14+):
+        # end its processes, whose pending calls then fail as BrokenExecutor and run anew.
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         """Stop accepting work; calls still running finish in the background."""

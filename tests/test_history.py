@@ -16,7 +16,7 @@ from crawler.content_hash import content_hash
 from crawler.dedup.config import DedupConfig
 from crawler.dedup.store import (REFRESH_FULL, REFRESH_INCREMENTAL, REFRESH_NOTHING,
                                  refresh_domain)
-from crawler.history import (CHANGED, GONE, NEW, UNCHANGED, changes_since, mark_gone,
+from crawler.history import (CHANGED, GONE, KEPT, NEW, UNCHANGED, changes_since, mark_gone,
                              parse_time, record_page, sweep_gone, versions_of)
 from crawler.storage import open_database
 
@@ -77,6 +77,41 @@ def test_history_columns_and_versions_follow_the_content_hash(tmp_path: Path) ->
         "Fourth text of the page.", "Third text of the page.", "Second text of the page."]
     assert [v["replaced_at"] for v in versions] == [day(6), day(5), day(4)]
     assert versions[0]["fetched_at"] == day(5)
+
+
+@pytest.mark.parametrize("error", ["timeout", "failed"])
+def test_a_failed_extraction_keeps_the_stored_content_and_history(tmp_path: Path,
+                                                                   error: str) -> None:
+    db = open_database(tmp_path / "crawl.db")
+    url = f"https://{DOMAIN}/p"
+    assert record_page(db, row("/p", "Stored text of the page."), b"<p>old</p>",
+                       keep_versions=3, now=day(1)) == NEW
+    failed = {**row("/p", "", fetched_at=day(2)), "title": None, "content_hash": None,
+              "extraction_error": error}
+    assert record_page(db, failed, b"<p>new</p>", keep_versions=3, now=day(2)) == KEPT
+    stored = page_row(db, url)
+    # what must stay: the content, its hash and its history
+    assert stored["content_text"] == "Stored text of the page."
+    assert stored["title"] == "Stored text of the page"
+    assert stored["content_hash"] == content_hash("Stored text of the page.")
+    assert stored["last_changed"] == day(1) and versions_of(db, url) == []
+    # what moves: the fetch itself, and the failure is recorded
+    assert (stored["last_seen"], stored["fetched_at"], stored["extraction_error"]) == (
+        day(2), day(2), error)
+    # a later good extraction is compared with the kept content, not with the failure
+    assert record_page(db, {**row("/p", "Stored text of the page.", fetched_at=day(3)),
+                            "extraction_error": None},
+                       b"<p>old</p>", keep_versions=3, now=day(3)) == UNCHANGED
+    assert page_row(db, url)["extraction_error"] is None
+
+
+def test_a_failed_extraction_of_a_new_page_stores_it_without_content(tmp_path: Path) -> None:
+    db = open_database(tmp_path / "crawl.db")
+    failed = {**row("/q", ""), "title": None, "content_hash": None,
+              "extraction_error": "timeout"}
+    assert record_page(db, failed, b"<p>raw</p>", keep_versions=3, now=day(1)) == NEW
+    stored = page_row(db, f"https://{DOMAIN}/q")
+    assert stored["content_text"] == "" and stored["extraction_error"] == "timeout"
 
 
 def test_no_versions_are_kept_with_keep_zero(tmp_path: Path) -> None:

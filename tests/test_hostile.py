@@ -429,11 +429,13 @@ def test_extraction_time_limit_stores_the_page_without_content(hostile_server, t
                        settings={**FAST, "EXTRACTION_TIMEOUT": 1.0})
     assert result.returncode == 0, result.log[-3000:]
     rows = {r["url"].removeprefix(hostile_server.base): r
-            for r in result.rows("url, content_text, raw_html")}
+            for r in result.rows("url, content_text, raw_html, extraction_error")}
     assert result.stats["extraction/timeout"] >= 1
     assert "took longer than EXTRACTION_TIMEOUT (1 s)" in result.log
     assert rows["/malformed/long-line"]["content_text"] == ""  # stored, not lost
     assert rows["/malformed/long-line"]["raw_html"]
+    assert rows["/malformed/long-line"]["extraction_error"] == "timeout"
+    assert rows["/ok/1"]["extraction_error"] is None
     assert rows["/malformed/nulls"]["content_text"]
     assert rows["/ok/1"]["content_text"]
 

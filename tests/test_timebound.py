@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import signal
 import subprocess
@@ -61,6 +62,82 @@ def test_process_runner_recovers_from_a_dead_worker() -> None:
         return died, after
 
     assert asyncio.run(scenario()) == (True, 5)
+
+
+def test_a_call_past_its_limit_frees_its_process_worker_at_once() -> None:
+    """One worker, stuck on a call that would run a minute: the calls after it are served by a
+    new worker within their own limit, and the stuck process is ended, not left running."""
+    async def scenario() -> tuple[bool, list[int], float, bool]:
+        runner = BoundedRunner(timeout=3, workers=1, kind="process")
+        try:
+            stuck_pid = await runner.run(os.getpid)  # also absorbs the pool's start-up
+            try:
+                await runner.run(time.sleep, 60)
+            except TimeLimitExceeded:
+                gave_up = True
+            else:
+                gave_up = False
+            began = time.monotonic()
+            after = [await runner.run(sum, [1, 2]), await runner.run(sum, [3, 4])]
+            waited = time.monotonic() - began
+            deadline = time.monotonic() + 10
+            while _alive(stuck_pid) and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            return gave_up, after, waited, _alive(stuck_pid)
+        finally:
+            runner.close()
+
+    gave_up, after, waited, stuck_alive = asyncio.run(scenario())
+    assert gave_up and after == [3, 7]
+    assert waited < 3, "the next calls waited for the stuck worker"
+    assert not stuck_alive, "the stuck worker process was left running"
+
+
+def test_a_workers_start_up_does_not_count_against_the_first_calls_limit() -> None:
+    """Workers warming up for 2 s (imports, rules) under a 1 s limit: the first calls, on the
+    first pool and on the pool that replaces it after a timeout, still get their results."""
+    async def scenario() -> tuple[int, bool, int]:
+        runner = BoundedRunner(timeout=1, workers=1, kind="process",
+                               warm_up=functools.partial(time.sleep, 2))
+        try:
+            first = await runner.run(sum, [1, 2])
+            try:
+                await runner.run(time.sleep, 30)
+            except TimeLimitExceeded:
+                gave_up = True
+            else:
+                gave_up = False
+            return first, gave_up, await runner.run(sum, [3, 4])
+        finally:
+            runner.close()
+
+    assert asyncio.run(scenario()) == (3, True, 7)
+
+
+def test_a_call_beside_a_stuck_one_is_run_again_on_the_new_pool() -> None:
+    """Two workers: the stuck call's pool is replaced while another call runs on it; that call
+    is started again on the new pool and still returns its result."""
+    async def scenario() -> tuple[bool, object]:
+        runner = BoundedRunner(timeout=4, workers=2, kind="process")
+        try:
+            await asyncio.gather(runner.run(sum, [1]), runner.run(sum, [2]))  # both workers up
+
+            async def stuck() -> bool:
+                try:
+                    await runner.run(time.sleep, 60)
+                except TimeLimitExceeded:
+                    return True
+                return False
+
+            async def beside() -> object:
+                await asyncio.sleep(2)  # starts before the stuck call's limit, ends after it
+                return await runner.run(time.sleep, 2.5)
+
+            return tuple(await asyncio.gather(stuck(), beside()))
+        finally:
+            runner.close()
+
+    assert asyncio.run(scenario()) == (True, None)
 
 
 OWNER_SCRIPT = """

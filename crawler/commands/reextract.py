@@ -59,6 +59,7 @@ def extracted_values(url: str, html: str) -> dict[str, Any]:
     # The hash follows the engine's output, so the next crawl compares like with like; the
     # page's history (last_changed, page_versions) is not touched: the page did not change.
     values["content_hash"] = content_hash(result.content_text)
+    values["extraction_error"] = None  # extracted now, whatever failed at crawl time
     return values
 
 

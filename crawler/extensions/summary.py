@@ -105,6 +105,7 @@ class CrawlSummary:
         counts["unchanged"] = (values.get("recrawl/unchanged", 0)
                                + values.get("recrawl/same_hash", 0))
         counts["gone"] = values.get("recrawl/gone", 0)
+        counts["kept"] = values.get("recrawl/kept", 0)  # fetched, not extracted: content kept
         earlier = self._earlier_runs()
         runs = earlier.get("runs", 0) + 1
         counts.update({k: v for k, v in earlier.items() if k != "runs"})

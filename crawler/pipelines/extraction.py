@@ -19,6 +19,17 @@ from crawler.timebound import EXECUTOR_KINDS, BoundedRunner, TimeLimitExceeded
 
 logger = logging.getLogger(__name__)
 
+#: A small page extracted by each worker when it starts: imports, site rules and lazily built
+#: tables are ready before the first page's time limit starts.
+WARM_UP_PAGE = ("<html><head><title>Warm-up</title></head><body><main><h1>Warm-up</h1>"
+                "<p>A paragraph that reads like content, long enough to be kept.</p>"
+                "</main></body></html>")
+
+
+def warm_up_extraction() -> None:
+    """Extract :data:`WARM_UP_PAGE` once (run in each worker process as it starts)."""
+    extract(WARM_UP_PAGE, "http://localhost/warm-up")
+
 
 
 @dataclass(frozen=True)
@@ -59,7 +70,8 @@ class ExtractionPipeline:
         if self.startup_error is None and config is not None:
             self.runner = BoundedRunner(config.timeout, config.workers, name="extraction",
                                         kind=config.executor,
-                                        gc_young_threshold=config.gc_young_threshold)
+                                        gc_young_threshold=config.gc_young_threshold,
+                                        warm_up=warm_up_extraction)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -98,12 +110,14 @@ class ExtractionPipeline:
         except TimeLimitExceeded:
             self.stats.inc_value("extraction/timeout")
             logger.warning("Extraction of %s took longer than EXTRACTION_TIMEOUT (%g s); the page "
-                           "is stored without content", item.url, self.timeout)
+                           "is stored without new content", item.url, self.timeout)
+            item.extraction_error = "timeout"
             return item
         except Exception:
             self.stats.inc_value("errors/extraction")
-            logger.exception("Extraction failed for %s; the page is stored without content",
+            logger.exception("Extraction failed for %s; the page is stored without new content",
                              item.url)
+            item.extraction_error = "failed"
             return item
         self.apply(result, item)
         item.content_hash = content_hash(item.content_text)

@@ -69,7 +69,8 @@ class RenderFallbackPipeline:
         config = self.config
         assert config is not None
         spider = self.crawler.spider
-        if item.rendered or not config.thin_words or getattr(spider, "render_mode", "") != "auto":
+        if (item.rendered or item.extraction_error or not config.thin_words
+                or getattr(spider, "render_mode", "") != "auto"):
             return item
         if item.word_count >= config.thin_words and (
                 item.quality_score is None or item.quality_score >= config.min_quality):
