@@ -71,8 +71,8 @@ class BoundedRunner:
         self.gc_young_threshold = gc_young_threshold
         self.warm_up = warm_up
         self._executor = self._new_executor()
-        self._started_pool: Executor | None = None
-        self._started: asyncio.Future[list[object]] | None = None
+        # The start-up calls of the pool in use (process workers): done once it has started.
+        self._starting: tuple[Executor, list[Future[int]]] | None = None
         # Calls wait here (untimed) for a free worker, so the limit measures the work itself.
         self._slots = asyncio.Semaphore(max(1, workers))
 
@@ -119,17 +119,22 @@ class BoundedRunner:
                         self._replace_pool(executor, why="a worker died")
                     raise
 
+    def start(self) -> None:
+        """Start the process workers now (and warm them up) instead of at the first call."""
+        if self.kind == "process" and (self._starting is None
+                                       or self._starting[0] is not self._executor):
+            executor = self._executor
+            self._starting = (executor, [executor.submit(os.getpid)
+                                         for _ in range(self.workers)])
+
     async def _until_started(self, executor: Executor) -> None:
         """Wait, untimed, until a new process pool's workers have started (and warmed up), so
         the time limit measures the work and not a worker's start-up."""
-        if self.kind != "process":
-            return
-        if self._started_pool is not executor or self._started is None:
-            self._started_pool = executor
-            self._started = asyncio.ensure_future(asyncio.gather(
-                *(asyncio.wrap_future(executor.submit(os.getpid)) for _ in range(self.workers)),
-                return_exceptions=True))  # a pool that breaks here fails the call after it
-        await asyncio.shield(self._started)
+        self.start()
+        if self._starting is not None and self._starting[0] is executor:
+            # a pool that breaks while starting fails the call submitted after this
+            await asyncio.gather(*(asyncio.wrap_future(f) for f in self._starting[1]),
+                                 return_exceptions=True)
 
     async def _result(self, submitted: Future[T]) -> T:
         """The submitted call's result, waited for within the time limit."""
@@ -147,6 +152,7 @@ class BoundedRunner:
             return
         logger.warning("%s; starting new %s workers", why.capitalize(), self.name)
         self._executor = self._new_executor()
+        self.start()
         # The pool offers no way to stop a running call (terminate_workers() is Python 3.14+):
         # end its processes, whose pending calls then fail as BrokenExecutor and run anew.
         processes = list((getattr(executor, "_processes", None) or {}).values())

@@ -95,6 +95,8 @@ class ExtractionPipeline:
         """Stop the crawl before the first request when a setting or the site rules folder is
         invalid (one sentence)."""
         stop_if_misconfigured(self.stats, self.startup_error)
+        if self.runner is not None:
+            self.runner.start()  # workers warm up while the first pages download
 
     def close_spider(self, spider: Spider | None = None) -> None:
         """Release the extraction workers."""
