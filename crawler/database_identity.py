@@ -87,18 +87,47 @@ def check_path(path: Path, *, create: bool, writable: bool) -> None:
 
 
 def _check_header(path: Path) -> None:
-    """Refuse a file that is empty or does not start with SQLite's header."""
+    """Refuse a file that is empty or is not a SQLite database.
+
+    The file is read through SQLite, never with ``open()``: closing any descriptor of a file
+    drops every POSIX lock this process holds on it, the locks of its other SQLite connections
+    included, and a connection that then believes it is alone deletes the write-ahead log
+    under the others (pages written after that are invisible to other processes). SQLite
+    shares one lock state among its connections to a file, so its own read is safe.
+    """
     try:
-        with path.open("rb") as handle:
-            head = handle.read(len(SQLITE_HEADER))
+        size = path.stat().st_size
     except OSError as exc:
         raise DatabaseRefused(f"{path} cannot be read: {exc.strerror or exc}") from None
-    if not head:
+    if not size:
         raise DatabaseRefused(f"{path} is an empty file, not a crawl database; remove it or "
                               "choose another path")
-    if head != SQLITE_HEADER:
-        raise DatabaseRefused(f"{path} is not a SQLite database (it does not start with "
-                              "SQLite's header); choose another path")
+    uri = f"{path.absolute().as_uri()}?mode=ro"
+    if not os.access(path.parent, os.W_OK):
+        uri += "&immutable=1"  # no shared-memory file can be made beside it (see connect)
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        raise DatabaseRefused(f"{path} cannot be read: {exc}") from None
+    try:
+        conn.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if not _starts_with_sqlite_header(path):
+            raise DatabaseRefused(f"{path} is not a SQLite database (it does not start with "
+                                  "SQLite's header); choose another path") from None
+        raise DatabaseRefused(f"{path} is not a readable SQLite database ({exc})") from None
+    finally:
+        conn.close()
+
+
+def _starts_with_sqlite_header(path: Path) -> bool:
+    """Whether the file starts with SQLite's header. Read with ``open()`` only for a file SQLite
+    could not read: no connection of this process can hold locks on it."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
 
 
 def _why_not_writable(directory: Path) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -265,3 +267,30 @@ def test_foreign_file_is_never_created_by_read_only_opening(tmp_path: Path) -> N
     with pytest.raises(DatabaseRefused, match="no crawl database at"):
         open_database(tmp_path / "missing.db", readonly=True)
     assert os.listdir(tmp_path) == []
+
+
+# -- several connections of one process ------------------------------------------------------
+
+def _rows_seen_by_another_process(path: Path) -> int:
+    code = ("import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("
+            "'SELECT count(*) FROM pages').fetchone()[0])")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                         text=True, check=True, timeout=60)
+    return int(out.stdout)
+
+
+def test_opening_the_database_again_keeps_the_first_connections_writes_visible(
+        tmp_path: Path) -> None:
+    """A crawl opens its database several times (storage, re-crawl, crawl record). Checking
+    the file must not drop the first connection's locks: otherwise the next process to close
+    a connection deletes the write-ahead log under it, and its later writes are seen by no
+    other process (a report, a search, or the database after a kill)."""
+    path = tmp_path / "crawl.db"
+    first = open_database(path)
+    first.conn.execute("INSERT INTO pages (url, domain) VALUES ('https://a.example/1', 'a.example')")
+    open_database(path).conn.close()
+    assert _rows_seen_by_another_process(path) == 1
+    first.conn.execute("INSERT INTO pages (url, domain) VALUES ('https://a.example/2', 'a.example')")
+    assert _rows_seen_by_another_process(path) == 2
+    assert (tmp_path / "crawl.db-wal").exists()
+    first.conn.close()
