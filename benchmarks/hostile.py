@@ -5,7 +5,9 @@ Serves the hostile test server on 127.0.0.1 and runs ``scrapy crawl domain`` on 
 this project or from another checkout of it (``--project DIR``, to compare a version before a
 change in the same run). For each case prints the crawl process's peak RSS (VmHWM, sampled from
 /proc while it runs, extraction workers not included), the wall time, the requests the server
-received for the case and the rows stored. Each crawl stops after ``--seconds`` (a bounded
+received for the case, the rows stored, the longest time the event loop could not run (a
+heartbeat extension's ``heartbeat/max_stall_seconds``: while it is blocked no download
+progresses) and the crawl's stats on links and sitemap URLs. Each crawl stops after ``--seconds`` (a bounded
 crawl must end by itself before that) or when it ends by itself.
 
     python benchmarks/hostile.py [--project DIR] [--links 200000] [--sitemap-urls 50000]
@@ -25,7 +27,15 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from tests.hostile.heartbeat import settings_with_heartbeat  # noqa: E402
 from tests.hostile.server import HostileServer  # noqa: E402
+
+#: Stats printed with each case when the crawl has them.
+REPORTED_STATS = ("heartbeat/max_stall_seconds", "heartbeat/stalls_over_half_second",
+                  "heartbeat/max_busy_seconds",
+                  "links/capped_pages", "sitemaps/urls", "sitemaps/urls_read",
+                  "sitemaps/urls_waiting_max", "sitemaps/urls_dropped",
+                  "sitemaps/urls_not_requested", "trap/pattern_count", "item_scraped_count")
 
 
 def peak_rss_mib(pid: int) -> float | None:
@@ -52,6 +62,8 @@ def run_case(project: Path, server: HostileServer, name: str, start: str, prefix
                    "-s", "AUTOTHROTTLE_ENABLED=false", "-s", "LOG_LEVEL=WARNING",
                    "-s", f"CLOSESPIDER_TIMEOUT={seconds}", "-s", "DEFAULT_FEED_URI=",
                    "-s", "DOMAIN_DEDUP_ENABLED=false"]
+        for setting, value in settings_with_heartbeat().items():
+            command += ["-s", f"{setting}={value}"]
         started = time.monotonic()
         process = subprocess.Popen(command, cwd=project, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
@@ -73,7 +85,8 @@ def run_case(project: Path, server: HostileServer, name: str, start: str, prefix
         stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
     return {"case": name, "peak_rss_mib": round(peak), "wall_s": round(wall, 1),
             "requests": len(server.hits(prefix)) - before, "rows": rows,
-            "finish_reason": stats.get("finish_reason"), "exit": process.returncode}
+            "finish_reason": stats.get("finish_reason"), "exit": process.returncode,
+            **{stat: stats[stat] for stat in REPORTED_STATS if stat in stats}}
 
 
 def main() -> None:

@@ -131,6 +131,12 @@ LINKS_MAX_PER_PAGE = 5000
 # beyond this many per crawl, are not fetched (0: no bound).
 SITEMAP_MAX_DEPTH = 3
 SITEMAP_MAX_COUNT = 1000
+# The page URLs sitemaps list wait on disk (in JOBDIR under a job directory) and are handed to
+# the scheduler as it drains, at most this many alive (queued or downloading) at once: a sitemap
+# of 50,000 URLs otherwise puts 50,000 requests in memory at once (0: all as they are read).
+SITEMAP_QUEUE_MAX = 1000
+# Page URLs one crawl takes from sitemaps in all; those beyond are counted and logged (0: all).
+SITEMAP_MAX_URLS = 1_000_000
 # Seconds one page's extraction may take before the page is stored without content.
 EXTRACTION_TIMEOUT = 30.0
 # Pages extracted at once, off the reactor thread, in "process" or "thread" workers. Processes

@@ -3,22 +3,19 @@ linked, each fingerprinted over its canonical URL."""
 
 from __future__ import annotations
 
-import lxml.html
+import asyncio
+
 import pytest
 from scrapy import Request
 from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
 from crawler.fingerprint import CANONICAL_URL_META, CanonicalRequestFingerprinter
-from crawler.links import anchor_links, page_relation_links
+from crawler.links import SCAN_PIECE, scan_links
 from crawler.spiders.domain import DomainSpider
 from tests.conftest import project_settings
 
 PAGE = "https://docs.example.com/guide/page.html"
-
-
-def _root(body: str) -> lxml.html.HtmlElement:
-    return lxml.html.document_fromstring(body)
 
 
 @pytest.mark.parametrize(("body", "base", "encoding", "expected"), [
@@ -39,15 +36,57 @@ def _root(body: str) -> lxml.html.HtmlElement:
      ["https://docs.example.com/search?q=caf%E9"]),
 ])
 def test_anchor_links(body: str, base: str, encoding: str, expected: list[str]) -> None:
-    assert anchor_links(_root(f"<html><body>{body}</body></html>"), PAGE, base, encoding) \
-        == expected
+    links = scan_links(f"<html><body>{body}</body></html>", PAGE, base, encoding)
+    assert links.anchors == expected
+    assert not links.capped
 
 
-def test_page_relation_links() -> None:
-    root = _root('<html><head><link rel="next" href="next.html"><link rel="stylesheet" '
-                 'href="s.css"><link rel="prev index" href="/"></head><body></body></html>')
-    assert page_relation_links(root, PAGE) == ["https://docs.example.com/guide/next.html",
-                                              "https://docs.example.com/"]
+def test_page_relation_and_canonical_links() -> None:
+    links = scan_links('<html><head><link rel="next" href="next.html"><link rel="stylesheet" '
+                       'href="s.css"><link rel="canonical" href="/c"><link rel="prev index" '
+                       'href="/"></head><body><link rel="canonical" href="/body">'
+                       '<a href="a">a</a></body></html>', PAGE, PAGE, "utf-8")
+    assert links.relations == ["https://docs.example.com/guide/next.html",
+                               "https://docs.example.com/"]
+    assert links.canonical == "/c"  # the head's, not one in the body
+    assert links.anchors == ["https://docs.example.com/guide/a"]
+
+
+def _many_links(n: int) -> str:
+    anchors = "".join(f'<a href="/t/{i}">item {i}</a>\n' for i in range(n))
+    return (f'<html><head><link rel="canonical" href="/many"></head><body><p>Text.</p>'
+            f'{anchors}<link rel="next" href="/after"></body></html>')
+
+
+@pytest.mark.parametrize(("limit", "anchors", "expected", "capped"), [
+    (None, True, 3000, False),
+    (40, True, 40, True),
+    (None, False, 0, False),  # links not followed: the head is read, the body is not
+])
+def test_the_scan_stops_at_its_limit(limit: int | None, anchors: bool, expected: int,
+                                     capped: bool) -> None:
+    links = scan_links(_many_links(3000), PAGE, PAGE, "utf-8", limit=limit, anchors=anchors)
+    assert len(links.anchors) == expected
+    assert links.anchors[:2] == ([] if not anchors else ["https://docs.example.com/t/0",
+                                                        "https://docs.example.com/t/1"])
+    assert links.capped is capped
+    assert links.canonical == "/many"  # read whatever the limit
+    # A relation after the last anchor is read only by a scan that reached it.
+    assert links.relations == (["https://docs.example.com/after"] if expected == 3000 else [])
+
+
+def test_a_capped_scan_does_not_read_the_rest_of_the_page() -> None:
+    """The scan of a page of 200,000 links stops within one piece after its limit: what it
+    costs does not grow with the page."""
+    html = _many_links(200_000)
+    assert len(html) > 40 * SCAN_PIECE
+    links = scan_links(html, PAGE, PAGE, "utf-8", limit=100)
+    assert len(links.anchors) == 100 and links.capped
+    assert links.relations == []  # the end of the page was never parsed
+
+
+async def _collect(results) -> list:  # noqa: ANN001 - the spider's async generator
+    return [result async for result in results]
 
 
 def _spider() -> DomainSpider:
@@ -64,7 +103,8 @@ def test_one_request_per_linked_page_whatever_its_anchors_fragments_and_tracking
     response = HtmlResponse(PAGE, body=body.encode(), encoding="utf-8",
                             request=Request(PAGE, meta={"page_depth": 0}))
     spider = _spider()
-    requests = [r for r in spider.parse_page(response) if isinstance(r, Request)]
+    requests = [r for r in asyncio.run(_collect(spider.parse_page(response)))
+                if isinstance(r, Request)]
     assert [r.url for r in requests] == ["https://docs.example.com/b",
                                          "https://docs.example.com/c/", PAGE]
     assert all(r.meta["page_depth"] == 1 for r in requests)

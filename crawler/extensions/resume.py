@@ -21,14 +21,16 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.job import job_dir
 
 from crawler.extensions.summary import JOB_SUMMARY_FILE
+from crawler.sitemap_backlog import JOBDIR_FOLDER
 from crawler.startup import read_switch
 
 logger = logging.getLogger(__name__)
 
 #: Written at a clean close; its absence next to crawl state means the last run was killed.
 CLEAN_MARKER = "clean-close"
-#: Files and folders of Scrapy's request state inside JOBDIR.
-REQUEST_STATE = ("requests.seen", "requests.queue")
+#: Files and folders of the request state inside JOBDIR (Scrapy's, and the sitemap URLs not
+#: requested yet).
+REQUEST_STATE = ("requests.seen", "requests.queue", JOBDIR_FOLDER)
 #: The summary counts of earlier runs (extensions/summary.py): a restart from the start URLs
 #: stores those pages again, so they are not added to it.
 DISCARDED_WITH_STATE = (JOB_SUMMARY_FILE,)

@@ -13,7 +13,9 @@ a setting, a stat and a log line:
 - ``TRAP_MAX_PER_PATTERN`` (10,000): distinct URLs followed per URL shape: host, path with
   digit runs and token-like segments abstracted, and the query's parameter *names* (values
   dropped) (``trap/pattern_count``). Whatever a trap invents, a crawl ends by itself; a site
-  with more numbered pages of one shape than this needs a higher value.
+  with more numbered pages of one shape than this needs a higher value. The URLs a sitemap
+  lists are the site's own list of pages, not links: the spider hands them to the scheduler
+  itself, bounded by ``SITEMAP_MAX_URLS``, and this rule does not see them.
 - Session-id parameters (``jsessionid``, ``PHPSESSID``, ``sid``, ...) are removed from followed
   URLs, so one page is not fetched once per session (``trap/session_id_stripped``).
 - Parameters of any name whose token-like values change on every link to the same page

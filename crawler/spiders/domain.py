@@ -14,19 +14,22 @@ import inspect
 import logging
 import os
 import re
+import weakref
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from scrapy import Request, Spider
+from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider, IgnoreRequest, StopDownload
+from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest, StopDownload
 from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.http import Response, TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.gz import gunzip
+from scrapy.utils.job import job_dir
 from scrapy.utils.response import get_base_url
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 from twisted.internet.error import DNSLookupError
@@ -36,11 +39,12 @@ from crawler.extensions.content_type import STOPPED_TYPE_META
 from crawler.extraction.document import MAX_ATTRIBUTES, limit_attributes
 from crawler.fingerprint import CANONICAL_URL_META
 from crawler.items import PageItem
-from crawler.links import anchor_links, page_relation_links
+from crawler.links import PageLinks, scan_links
 from crawler.middlewares.recrawl import META_LASTMOD, META_UNCHANGED, REFRESH_MODES
 from crawler.middlewares.traps import strip_session_ids
-from crawler.rendering import (RENDER_MODES, RenderConfig, find_browser, launch_options,
-                               looks_like_js_shell)
+from crawler.rendering import (RENDER_MODES, RenderConfig, ShellVerdict, find_browser,
+                               launch_options, looks_like_js_shell)
+from crawler.sitemap_backlog import SitemapBacklog
 from crawler.startup import SettingError, parse_truth, read_bool, read_number, stop_if_misconfigured
 from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, host_of
 
@@ -54,6 +58,11 @@ ROLE_ROBOTS = "robots"
 ROLE_SITEMAP = "sitemap"
 #: ``request.meta`` key: why a page is fetched through the browser (copied to the item).
 RENDER_REASON_META = "render_reason"
+#: ``request.meta`` key: the page request was made from a sitemap's URL (not from a link).
+SITEMAP_URL_META = "from_sitemap"
+#: Links of one page scheduled in one turn of the reactor (about 20 ms of work on a busy
+#: machine: 5,000 links, LINKS_MAX_PER_PAGE, took 0.5 s of the reactor's CPU in one go).
+REQUESTS_PER_TURN = 200
 
 def _parse_bool(name: str, value: Any) -> bool:
     truth = parse_truth(value)
@@ -140,17 +149,49 @@ class DomainCrawlConfig:
 @dataclass(frozen=True)
 class SitemapLimits:
     """Bounds on sitemap discovery, read once from settings (0 turns a bound off): how deep
-    sitemap indexes may nest (``SITEMAP_MAX_DEPTH``; robots.txt and /sitemap.xml are depth 0)
-    and how many sitemaps one crawl fetches (``SITEMAP_MAX_COUNT``)."""
+    sitemap indexes may nest (``SITEMAP_MAX_DEPTH``; robots.txt and /sitemap.xml are depth 0),
+    how many sitemaps one crawl fetches (``SITEMAP_MAX_COUNT``), how many of the URLs they list
+    are requests in memory at once (``SITEMAP_QUEUE_MAX``; the others wait on disk) and how many
+    one crawl takes in all (``SITEMAP_MAX_URLS``)."""
 
-    max_depth: int = 3
-    max_count: int = 1000
+    max_depth: int
+    max_count: int
+    queue_max: int
+    max_urls: int
 
     @classmethod
     def from_settings(cls, settings) -> SitemapLimits:  # noqa: ANN001 - Scrapy Settings
-        """Read SITEMAP_MAX_DEPTH and SITEMAP_MAX_COUNT."""
+        """Read SITEMAP_MAX_DEPTH, SITEMAP_MAX_COUNT, SITEMAP_QUEUE_MAX and SITEMAP_MAX_URLS."""
         return cls(max_depth=read_number(settings, "SITEMAP_MAX_DEPTH", whole=True, minimum=0),
-                   max_count=read_number(settings, "SITEMAP_MAX_COUNT", whole=True, minimum=0))
+                   max_count=read_number(settings, "SITEMAP_MAX_COUNT", whole=True, minimum=0),
+                   queue_max=read_number(settings, "SITEMAP_QUEUE_MAX", whole=True, minimum=0),
+                   max_urls=read_number(settings, "SITEMAP_MAX_URLS", whole=True, minimum=0))
+
+
+@dataclass
+class PageReading:
+    """What the spider reads from a page's markup, off the reactor thread: whether it looks like
+    a JavaScript shell (when asked), how many elements had attributes cut before parsing, the
+    base URL its links resolve against, and its links."""
+
+    shell: ShellVerdict | None
+    attributes_cut: int
+    base_url: str
+    links: PageLinks
+
+
+@dataclass
+class SitemapReading:
+    """What one sitemap lists, read off the reactor thread: its kind, the sitemaps of an index
+    (absolute, in scope), the page URLs of a urlset (canonical, in scope, with their lastmod)
+    and, by stat, the URLs it lists that are not requested. ``problem`` says why a response
+    is no sitemap (then nothing else is set)."""
+
+    kind: str
+    problem: str | None = None
+    sitemaps: list[str] = field(default_factory=list)
+    pages: list[tuple[str, str]] = field(default_factory=list)
+    rejected: Counter[str] = field(default_factory=Counter)
 
 
 class DomainSpider(Spider):
@@ -184,9 +225,15 @@ class DomainSpider(Spider):
         self.render_mode = self.config.render if self.config else "never"
         self.pages_yielded = 0
         self.strip_session_ids = True  # TRAP_STRIP_SESSION_IDS, read in from_crawler
-        self.sitemap_limits = SitemapLimits()  # read in from_crawler
+        self.sitemap_limits = SitemapLimits(0, 0, 0, 0)  # read in from_crawler
         self.link_limit = 0  # LINKS_MAX_PER_PAGE, read in from_crawler
         self.sitemaps_requested = 0
+        #: Page URLs sitemaps list, waiting on disk until the scheduler has room for them.
+        self.sitemap_backlog: SitemapBacklog | None = None  # opened in from_crawler
+        #: The sitemap page requests alive (queued or downloading): the scheduler's share of
+        #: sitemap URLs. A request leaves the set when Scrapy drops it, whatever the reason.
+        self.sitemap_requests_alive: weakref.WeakSet[Request] = weakref.WeakSet()
+        self.sitemap_urls_taken = 0
         self.render_config: RenderConfig | None = None  # RENDER_*, read in from_crawler
 
     @classmethod
@@ -210,6 +257,9 @@ class DomainSpider(Spider):
             spider.startup_error = spider.startup_error or str(exc)
         if spider.config is not None:
             spider.allowed_domains = sorted(spider.config.scope.hosts)
+        spider.sitemap_backlog = SitemapBacklog(job_dir(crawler.settings))
+        crawler.signals.connect(spider.on_scheduler_empty, signal=signals.scheduler_empty)
+        crawler.signals.connect(spider.on_spider_idle, signal=signals.spider_idle)
         return spider
 
     def _configure_rendering(self, crawler: Crawler) -> None:
@@ -323,10 +373,16 @@ class DomainSpider(Spider):
 
     # -- pages --------------------------------------------------------------------------
 
-    def parse_page(self, response: Response) -> Iterator[Any]:
-        """Yield the page's item (or re-request it through the browser) and follow its links."""
+    async def parse_page(self, response: Response) -> AsyncIterator[Any]:
+        """Yield the page's item (or re-request it through the browser) and follow its links.
+
+        The markup is read (JavaScript-shell check, links, canonical link) in a thread: its
+        cost grows with the page, and on the reactor thread it would hold up every download.
+        """
         stats = self.crawler.stats
         assert self.config is not None
+        if response.meta.get(SITEMAP_URL_META):
+            self.refill_sitemap_queue()
         stopped_type = response.meta.get(STOPPED_TYPE_META)
         if stopped_type and "download_stopped" in response.flags:
             stats.inc_value("skipped/non_html_content_type")
@@ -346,52 +402,94 @@ class DomainSpider(Spider):
             logger.warning("Not stored: %s is not in the crawl's scope%s", response.url,
                            f" (redirected from {chain[0]})" if chain else "")
             return
-        if self.config.max_pages is not None and self.pages_yielded >= self.config.max_pages:
-            stats.inc_value("skipped/max_pages")
+        if self._max_pages_reached():
             return
         if response.meta.get(META_UNCHANGED):
             # Unchanged since the last crawl (stored copy or same bytes): nothing to extract or
             # store, but its links still lead to the rest of the site.
             self.pages_yielded += 1
-            yield from self._follow_links(response)
+            reading = await asyncio.to_thread(self._read_page, response, False)
+            async for request in self._paced(self._follow_links(response, reading)):
+                yield request
             if self.config.max_pages is not None and self.pages_yielded >= self.config.max_pages:
                 raise CloseSpider("max_pages")
             return
         rendered = bool(response.meta.get("playwright"))
-        if self.render_mode == "auto" and not rendered:
-            verdict = looks_like_js_shell(response.text)
-            if verdict.is_shell:
-                stats.inc_value(f"render/requested/{verdict.reason}")
-                logger.debug("Rendering %s in the browser (%s)", response.url, verdict.reason)
-                meta = dict(response.meta)
-                meta.update(self._render_meta())
-                meta[RENDER_REASON_META] = verdict.reason
-                yield response.request.replace(meta=meta, dont_filter=True)
-                return
+        check_shell = self.render_mode == "auto" and not rendered
+        reading = await asyncio.to_thread(self._read_page, response, check_shell)
+        verdict = reading.shell
+        if verdict is not None and verdict.is_shell:
+            stats.inc_value(f"render/requested/{verdict.reason}")
+            logger.debug("Rendering %s in the browser (%s)", response.url, verdict.reason)
+            meta = dict(response.meta)
+            meta.update(self._render_meta())
+            meta[RENDER_REASON_META] = verdict.reason
+            yield response.request.replace(meta=meta, dont_filter=True)
+            return
         if rendered:
             stats.inc_value("pages/rendered")
+        if reading.attributes_cut:
+            stats.inc_value("response/attributes_cut")
+            logger.info("%s has %d element(s) with more than %d attributes: only the first are "
+                        "parsed", response.url, reading.attributes_cut, MAX_ATTRIBUTES)
+        if self._max_pages_reached():  # again: other pages were yielded while this one was read
+            return
         self.pages_yielded += 1
-        parseable = self._parseable(response)
-        yield self._page_item(response, rendered, parseable)
-        yield from self._follow_links(parseable)
+        yield self._page_item(response, rendered, reading)
+        async for request in self._paced(self._follow_links(response, reading)):
+            yield request
         if self.config.max_pages is not None and self.pages_yielded >= self.config.max_pages:
             raise CloseSpider("max_pages")
 
-    def _parseable(self, response: TextResponse) -> TextResponse:
-        """The response as the spider parses it for links: an element's attributes beyond
-        MAX_ATTRIBUTES are dropped first (libxml2 takes minutes over one element with 150,000
-        of them, and this runs on the reactor thread). The stored page keeps every byte."""
-        text, cut = limit_attributes(response.text)
-        if not cut:
-            return response
-        self.crawler.stats.inc_value("response/attributes_cut")
-        logger.info("%s has %d element(s) with more than %d attributes: only the first are "
-                    "parsed", response.url, cut, MAX_ATTRIBUTES)
-        return response.replace(body=text.encode("utf-8"), encoding="utf-8")
+    def _max_pages_reached(self) -> bool:
+        """Whether ``max_pages`` pages were yielded already (this one is then counted)."""
+        assert self.config is not None
+        if self.config.max_pages is None or self.pages_yielded < self.config.max_pages:
+            return False
+        self.crawler.stats.inc_value("skipped/max_pages")
+        return True
+
+    @staticmethod
+    async def _paced(requests: Iterator[Request]) -> AsyncIterator[Request]:
+        """The requests, letting the reactor run other work after every ``REQUESTS_PER_TURN``
+        of them: a page's thousands of links are scheduled in many short turns, not one long
+        one."""
+        for count, request in enumerate(requests, 1):
+            yield request
+            if count % REQUESTS_PER_TURN == 0:
+                await asyncio.sleep(0)
+
+    def _follows_links(self, response: Response) -> bool:
+        """Whether the links of this page are followed (``follow_links``, ``max_depth``)."""
+        assert self.config is not None
+        depth = int(response.meta.get("page_depth", 0))
+        return self.config.follow_links and (self.config.max_depth is None
+                                             or depth < self.config.max_depth)
+
+    def _read_page(self, response: TextResponse, check_shell: bool) -> PageReading:
+        """Read the page's markup (runs in a thread; touches no stats and no spider state).
+
+        An element's attributes beyond MAX_ATTRIBUTES are dropped before parsing (libxml2 takes
+        minutes over one element with 150,000 of them); the stored page keeps every byte. The
+        links are read up to ``LINKS_MAX_PER_PAGE``, and only the head when they are not
+        followed.
+        """
+        text = response.text
+        base_url = get_base_url(response)
+        if check_shell:
+            verdict = looks_like_js_shell(text)
+            if verdict.is_shell:
+                return PageReading(verdict, 0, base_url, PageLinks())
+        else:
+            verdict = None
+        text, cut = limit_attributes(text)
+        links = scan_links(text, response.url, base_url, response.encoding,
+                           limit=self.link_limit or None, anchors=self._follows_links(response))
+        return PageReading(verdict, cut, base_url, links)
 
     def _page_item(self, response: TextResponse, rendered: bool,
-                   parseable: TextResponse) -> PageItem:
-        canonical = self._declared_canonical(parseable)
+                   reading: PageReading) -> PageItem:
+        canonical = self._declared_canonical(response, reading)
         url = canonicalize_url(response.url)
         if self.strip_session_ids:
             url = strip_session_ids(url)  # a session id a redirect added is not the page's URL
@@ -411,16 +509,16 @@ class DomainSpider(Spider):
             raw_html=response.body,
         )
 
-    def _declared_canonical(self, response: TextResponse) -> str | None:
+    def _declared_canonical(self, response: TextResponse, reading: PageReading) -> str | None:
         """The page's ``<link rel=canonical>``, canonicalised; None when absent, malformed or
         longer than ``URLLENGTH_LIMIT`` (a 100,000-character "URL" is no address; the
         extraction pipeline, which reads the same link, counts it)."""
-        href = response.xpath("//head/link[@rel='canonical']/@href").get()
+        href = reading.links.canonical
         if not href:
             return None
         limit = self.crawler.settings.getint("URLLENGTH_LIMIT")
         try:
-            canonical = canonicalize_url(response.urljoin(href))
+            canonical = canonicalize_url(urljoin(reading.base_url, href))
         except ValueError:
             canonical = None
         if canonical is None or (limit and len(canonical) > limit):
@@ -436,23 +534,20 @@ class DomainSpider(Spider):
         value = response.headers.get(name)
         return value.decode("latin-1").strip() or None if value else None
 
-    def _follow_links(self, response: TextResponse) -> Iterator[Request]:
-        assert self.config is not None
-        if not self.config.follow_links:
+    def _follow_links(self, response: TextResponse, reading: PageReading) -> Iterator[Request]:
+        """One request per page the links lead to (in scope), at the next depth."""
+        if not self._follows_links(response):
             return
         depth = int(response.meta.get("page_depth", 0))
-        if self.config.max_depth is not None and depth >= self.config.max_depth:
-            return
-        root, base_url = response.selector.root, get_base_url(response)
-        limit = self.link_limit or None
-        urls = anchor_links(root, response.url, base_url, response.encoding, limit=limit)
-        if limit is not None and len(urls) >= limit:
+        links = reading.links
+        if links.capped:
             self.crawler.stats.inc_value("links/capped_pages")
             level = logging.DEBUG if self.crawler.stats.get_value("links/capped_pages") > 1 \
                 else logging.WARNING
             logger.log(level, "%s links to more pages than LINKS_MAX_PER_PAGE (%d): only the "
-                              "first %d are followed", response.url, limit, limit)
-        urls += page_relation_links(root, base_url)
+                              "first %d are followed (the rest of the page is not read for "
+                              "links)", response.url, self.link_limit, self.link_limit)
+        urls = links.anchors + links.relations
         # One request per page linked, however many anchors and fragments point at it.
         for url in dict.fromkeys(filter(None, map(self._canonical_link, dict.fromkeys(urls)))):
             request = self._scoped_request(url, depth + 1)
@@ -466,12 +561,6 @@ class DomainSpider(Spider):
         except ValueError:
             self.crawler.stats.inc_value("links/filtered/malformed")
             return None
-
-    def _discovered_request(self, url: str, depth: int) -> Request | None:
-        """A page request for a discovered URL, or None (counted) when it is malformed or out
-        of scope."""
-        canonical = self._canonical_link(url)
-        return None if canonical is None else self._scoped_request(canonical, depth)
 
     def _scoped_request(self, url: str, depth: int) -> Request | None:
         """A page request for a canonical URL, or None (counted) when it is out of scope."""
@@ -519,40 +608,155 @@ class DomainSpider(Spider):
         return Request(url, callback=self.parse_sitemap, errback=self.on_auxiliary_error,
                        meta={"crawl_role": ROLE_SITEMAP, "sitemap_depth": depth})
 
-    def parse_sitemap(self, response: Response) -> Iterator[Request]:
-        """Read a sitemap or sitemap index (plain or gzipped) and request what it lists."""
+    async def parse_sitemap(self, response: Response) -> AsyncIterator[Request]:
+        """Read a sitemap or sitemap index (plain or gzipped): request the sitemaps an index
+        lists, and put the pages a urlset lists in the backlog, from which the scheduler gets
+        ``SITEMAP_QUEUE_MAX`` at a time. The XML is read in a thread (a sitemap holds up to
+        50,000 URLs)."""
         stats = self.crawler.stats
+        reading = await asyncio.to_thread(self._read_sitemap, response)
+        if reading.problem is not None:
+            stats.inc_value("sitemaps/invalid")
+            logger.info("Ignored %s: %s", response.url, reading.problem)
+            return
+        stats.inc_value("sitemaps/read")
+        for stat, count in reading.rejected.items():
+            stats.inc_value(stat, count)
+        depth = int(response.meta.get("sitemap_depth", 0)) + 1
+        for loc in reading.sitemaps:
+            request = self._sitemap_request(loc, depth=depth)
+            if request is not None:
+                yield request
+        if reading.pages:
+            self._keep_sitemap_urls(response.url, reading.pages)
+            self.refill_sitemap_queue()
+
+    def _read_sitemap(self, response: Response) -> SitemapReading:
+        """What a sitemap lists (runs in a thread; touches no stats and no spider state). A
+        urlset's URLs are canonicalised, checked against the crawl's scope, stripped of session
+        ids and of URLLENGTH_LIMIT; the rejected ones are counted under the stats the links of a
+        page would be."""
+        assert self.config is not None
         body = self._sitemap_body(response)
         if body is None:
-            stats.inc_value("sitemaps/invalid")
-            logger.info("Ignored %s: not a sitemap", response.url)
-            return
+            return SitemapReading("", problem="not a sitemap")
         try:
             sitemap = Sitemap(body)
         except Exception as exc:  # lxml raises several kinds on broken XML
-            stats.inc_value("sitemaps/invalid")
-            logger.info("Ignored %s: unreadable sitemap (%s)", response.url, exc)
-            return
-        stats.inc_value("sitemaps/read")
+            return SitemapReading("", problem=f"unreadable sitemap ({exc})")
+        reading = SitemapReading(str(sitemap.type))
+        length_limit = self.crawler.settings.getint("URLLENGTH_LIMIT")
         for entry in sitemap:
             loc = (entry.get("loc") or "").strip()
             if not loc:
                 continue
-            loc = response.urljoin(loc)
+            loc = urljoin(response.url, loc)
             if sitemap.type == "sitemapindex":
-                if self.config is not None and self.config.scope.host_in_scope(host_of(loc)):
-                    request = self._sitemap_request(
-                        loc, depth=int(response.meta.get("sitemap_depth", 0)) + 1)
-                    if request is not None:
-                        yield request
-            elif sitemap.type == "urlset":
-                request = self._discovered_request(loc, depth=1)
-                if request is not None:
-                    stats.inc_value("sitemaps/urls")
-                    lastmod = (entry.get("lastmod") or "").strip()
-                    if lastmod:
-                        request.meta[META_LASTMOD] = lastmod
-                    yield request
+                if self.config.scope.host_in_scope(host_of(loc)):
+                    reading.sitemaps.append(loc)
+                continue
+            if sitemap.type != "urlset":
+                continue
+            try:
+                url = canonicalize_url(loc)
+            except ValueError:
+                reading.rejected["links/filtered/malformed"] += 1
+                continue
+            if self.strip_session_ids:
+                url = strip_session_ids(url)
+            accepted, reason = self.config.scope.accepts(url)
+            if not accepted:
+                reading.rejected[f"links/filtered/{reason}"] += 1
+            elif has_non_html_extension(url):
+                reading.rejected["skipped/non_html_extension"] += 1
+            elif length_limit and len(url) > length_limit:
+                reading.rejected["sitemaps/urls_too_long"] += 1
+            else:
+                reading.pages.append((url, (entry.get("lastmod") or "").strip()))
+        return reading
+
+    def _keep_sitemap_urls(self, sitemap_url: str, pages: list[tuple[str, str]]) -> None:
+        """Put a urlset's pages in the backlog, up to SITEMAP_MAX_URLS per crawl (those beyond
+        are counted and logged, never silently lost)."""
+        assert self.sitemap_backlog is not None
+        stats = self.crawler.stats
+        limits = self.sitemap_limits
+        room = len(pages) if not limits.max_urls else max(
+            0, limits.max_urls - self.sitemap_urls_taken)
+        for url, lastmod in pages[:room]:
+            self.sitemap_backlog.push(url, lastmod)
+        taken = min(room, len(pages))
+        self.sitemap_urls_taken += taken
+        stats.inc_value("sitemaps/urls_read", taken)
+        stats.max_value("sitemaps/urls_waiting_max", len(self.sitemap_backlog))
+        if taken < len(pages):
+            dropped = len(pages) - taken
+            level = logging.DEBUG if stats.get_value("sitemaps/urls_dropped") else logging.WARNING
+            stats.inc_value("sitemaps/urls_dropped", dropped)
+            logger.log(level, "Sitemap %s: %d URL(s) not requested: the crawl has taken "
+                              "SITEMAP_MAX_URLS (%d) URLs from sitemaps", sitemap_url[:300],
+                       dropped, limits.max_urls)
+        if limits.queue_max and len(self.sitemap_backlog) > limits.queue_max \
+                and not stats.get_value("sitemaps/queue_limited"):
+            stats.set_value("sitemaps/queue_limited", 1)
+            logger.info("Sitemap %s lists %d pages: they are requested %d at a time "
+                        "(SITEMAP_QUEUE_MAX), the others wait on disk", sitemap_url[:300],
+                        len(pages), limits.queue_max)
+
+    def refill_sitemap_queue(self, *, idle: bool = False) -> int:
+        """Hand sitemap URLs from the backlog to the scheduler until SITEMAP_QUEUE_MAX of them
+        are alive (queued or downloading); all of them when it is 0. Called as the scheduler
+        drains; ``idle``: the crawl has nothing else to do, so a full batch goes. Returns how
+        many requests were scheduled."""
+        backlog = self.sitemap_backlog
+        if backlog is None or not len(backlog) or self.crawler.engine is None:
+            return 0
+        limit = self.sitemap_limits.queue_max
+        if not limit:
+            room = len(backlog)
+        elif idle:
+            room = limit
+        else:
+            room = limit - len(self.sitemap_requests_alive)
+        scheduled = 0
+        while scheduled < room:
+            entry = backlog.pop()
+            if entry is None:
+                break
+            url, lastmod = entry
+            request = self._page_request(url, depth=1)
+            request.meta[SITEMAP_URL_META] = True
+            if lastmod:
+                request.meta[META_LASTMOD] = lastmod
+            self.sitemap_requests_alive.add(request)
+            self.crawler.engine.crawl(request)
+            scheduled += 1
+        self.crawler.stats.inc_value("sitemaps/urls", scheduled)
+        self.crawler.stats.max_value("sitemaps/requests_alive_max",
+                                     len(self.sitemap_requests_alive))
+        return scheduled
+
+    def on_scheduler_empty(self) -> None:
+        """The scheduler had no request for a free download slot: refill it from sitemaps."""
+        self.refill_sitemap_queue()
+
+    def on_spider_idle(self, spider: Spider) -> None:
+        """Keep the crawl open while sitemap URLs wait to be requested."""
+        if self.refill_sitemap_queue(idle=True):
+            raise DontCloseSpider
+
+    def closed(self, reason: str) -> None:
+        """Count (and keep under JOBDIR for the next run) the sitemap URLs never requested."""
+        backlog = self.sitemap_backlog
+        if backlog is None:
+            return
+        left = len(backlog)
+        if left:
+            self.crawler.stats.set_value("sitemaps/urls_not_requested", left)
+            logger.info("%d URL(s) read from sitemaps were not requested (the crawl stopped: "
+                        "%s)%s", left, reason,
+                        "; they are kept in JOBDIR for the next run" if backlog.jobdir else "")
+        backlog.close()
 
     def _sitemap_body(self, response: Response) -> bytes | None:
         """The XML of a sitemap response, gunzipped if needed; None if it is not XML."""
@@ -573,6 +777,8 @@ class DomainSpider(Spider):
     def on_page_error(self, failure: Failure) -> None:
         """Count a page that could not be fetched, by kind, with one clear log line."""
         request = failure.request  # type: ignore[attr-defined]
+        if request.meta.get(SITEMAP_URL_META):
+            self.refill_sitemap_queue()
         if failure.check(StopDownload) or (failure.check(IgnoreRequest)
                                            and not failure.check(HttpError)):
             return  # counted (and logged) by the component that stopped or refused it
