@@ -63,6 +63,10 @@ SITEMAP_URL_META = "from_sitemap"
 #: Links of one page scheduled in one turn of the reactor (about 20 ms of work on a busy
 #: machine: 5,000 links, LINKS_MAX_PER_PAGE, took 0.5 s of the reactor's CPU in one go).
 REQUESTS_PER_TURN = 200
+#: URLs of a sitemap checked (canonicalised, scoped) in one go in a thread before they join the
+#: backlog: the crawl of a 50,000-URL sitemap starts after its first chunk, not after all.
+SITEMAP_CHUNK = 1000
+
 
 def _parse_bool(name: str, value: Any) -> bool:
     truth = parse_truth(value)
@@ -183,15 +187,13 @@ class PageReading:
 @dataclass
 class SitemapReading:
     """What one sitemap lists, read off the reactor thread: its kind, the sitemaps of an index
-    (absolute, in scope), the page URLs of a urlset (canonical, in scope, with their lastmod)
-    and, by stat, the URLs it lists that are not requested. ``problem`` says why a response
-    is no sitemap (then nothing else is set)."""
+    (absolute, in scope) and the page URLs of a urlset (absolute, with their lastmod, not yet
+    checked). ``problem`` says why a response is no sitemap (then nothing else is set)."""
 
     kind: str
     problem: str | None = None
     sitemaps: list[str] = field(default_factory=list)
     pages: list[tuple[str, str]] = field(default_factory=list)
-    rejected: Counter[str] = field(default_factory=Counter)
 
 
 class DomainSpider(Spider):
@@ -611,8 +613,9 @@ class DomainSpider(Spider):
     async def parse_sitemap(self, response: Response) -> AsyncIterator[Request]:
         """Read a sitemap or sitemap index (plain or gzipped): request the sitemaps an index
         lists, and put the pages a urlset lists in the backlog, from which the scheduler gets
-        ``SITEMAP_QUEUE_MAX`` at a time. The XML is read in a thread (a sitemap holds up to
-        50,000 URLs)."""
+        ``SITEMAP_QUEUE_MAX`` at a time. The XML, and then each ``SITEMAP_CHUNK`` of its URLs,
+        are read in a thread (a sitemap holds up to 50,000 URLs): the crawl of the first URLs
+        starts while the others are still being checked."""
         stats = self.crawler.stats
         reading = await asyncio.to_thread(self._read_sitemap, response)
         if reading.problem is not None:
@@ -620,22 +623,23 @@ class DomainSpider(Spider):
             logger.info("Ignored %s: %s", response.url, reading.problem)
             return
         stats.inc_value("sitemaps/read")
-        for stat, count in reading.rejected.items():
-            stats.inc_value(stat, count)
         depth = int(response.meta.get("sitemap_depth", 0)) + 1
         for loc in reading.sitemaps:
             request = self._sitemap_request(loc, depth=depth)
             if request is not None:
                 yield request
-        if reading.pages:
-            self._keep_sitemap_urls(response.url, reading.pages)
-            self.refill_sitemap_queue()
+        for start in range(0, len(reading.pages), SITEMAP_CHUNK):
+            chunk = reading.pages[start:start + SITEMAP_CHUNK]
+            pages, rejected = await asyncio.to_thread(self._vet_sitemap_urls, chunk)
+            for stat, count in rejected.items():
+                stats.inc_value(stat, count)
+            if pages:
+                self._keep_sitemap_urls(response.url, pages, len(reading.pages))
+                self.refill_sitemap_queue()
 
     def _read_sitemap(self, response: Response) -> SitemapReading:
-        """What a sitemap lists (runs in a thread; touches no stats and no spider state). A
-        urlset's URLs are canonicalised, checked against the crawl's scope, stripped of session
-        ids and of URLLENGTH_LIMIT; the rejected ones are counted under the stats the links of a
-        page would be."""
+        """What a sitemap lists, as written (runs in a thread; touches no stats and no spider
+        state): the in-scope sitemaps of an index, the (URL, lastmod) pairs of a urlset."""
         assert self.config is not None
         body = self._sitemap_body(response)
         if body is None:
@@ -645,7 +649,6 @@ class DomainSpider(Spider):
         except Exception as exc:  # lxml raises several kinds on broken XML
             return SitemapReading("", problem=f"unreadable sitemap ({exc})")
         reading = SitemapReading(str(sitemap.type))
-        length_limit = self.crawler.settings.getint("URLLENGTH_LIMIT")
         for entry in sitemap:
             loc = (entry.get("loc") or "").strip()
             if not loc:
@@ -654,28 +657,41 @@ class DomainSpider(Spider):
             if sitemap.type == "sitemapindex":
                 if self.config.scope.host_in_scope(host_of(loc)):
                     reading.sitemaps.append(loc)
-                continue
-            if sitemap.type != "urlset":
-                continue
+            elif sitemap.type == "urlset":
+                reading.pages.append((loc, (entry.get("lastmod") or "").strip()))
+        return reading
+
+    def _vet_sitemap_urls(self, entries: list[tuple[str, str]],
+                          ) -> tuple[list[tuple[str, str]], Counter[str]]:
+        """The (canonical URL, lastmod) pairs of a urlset's entries that may be requested, and
+        by stat how many may not (runs in a thread; touches no stats and no spider state). URLs
+        are canonicalised, stripped of session ids, checked against the crawl's scope and
+        URLLENGTH_LIMIT, and counted under the stats the links of a page would be."""
+        assert self.config is not None
+        pages: list[tuple[str, str]] = []
+        rejected: Counter[str] = Counter()
+        length_limit = self.crawler.settings.getint("URLLENGTH_LIMIT")
+        for loc, lastmod in entries:
             try:
                 url = canonicalize_url(loc)
             except ValueError:
-                reading.rejected["links/filtered/malformed"] += 1
+                rejected["links/filtered/malformed"] += 1
                 continue
             if self.strip_session_ids:
                 url = strip_session_ids(url)
             accepted, reason = self.config.scope.accepts(url)
             if not accepted:
-                reading.rejected[f"links/filtered/{reason}"] += 1
+                rejected[f"links/filtered/{reason}"] += 1
             elif has_non_html_extension(url):
-                reading.rejected["skipped/non_html_extension"] += 1
+                rejected["skipped/non_html_extension"] += 1
             elif length_limit and len(url) > length_limit:
-                reading.rejected["sitemaps/urls_too_long"] += 1
+                rejected["sitemaps/urls_too_long"] += 1
             else:
-                reading.pages.append((url, (entry.get("lastmod") or "").strip()))
-        return reading
+                pages.append((url, lastmod))
+        return pages, rejected
 
-    def _keep_sitemap_urls(self, sitemap_url: str, pages: list[tuple[str, str]]) -> None:
+    def _keep_sitemap_urls(self, sitemap_url: str, pages: list[tuple[str, str]],
+                           listed: int) -> None:
         """Put a urlset's pages in the backlog, up to SITEMAP_MAX_URLS per crawl (those beyond
         are counted and logged, never silently lost)."""
         assert self.sitemap_backlog is not None
@@ -696,12 +712,12 @@ class DomainSpider(Spider):
             logger.log(level, "Sitemap %s: %d URL(s) not requested: the crawl has taken "
                               "SITEMAP_MAX_URLS (%d) URLs from sitemaps", sitemap_url[:300],
                        dropped, limits.max_urls)
-        if limits.queue_max and len(self.sitemap_backlog) > limits.queue_max \
+        if limits.queue_max and listed > limits.queue_max \
                 and not stats.get_value("sitemaps/queue_limited"):
             stats.set_value("sitemaps/queue_limited", 1)
             logger.info("Sitemap %s lists %d pages: they are requested %d at a time "
                         "(SITEMAP_QUEUE_MAX), the others wait on disk", sitemap_url[:300],
-                        len(pages), limits.queue_max)
+                        listed, limits.queue_max)
 
     def refill_sitemap_queue(self, *, idle: bool = False) -> int:
         """Hand sitemap URLs from the backlog to the scheduler until SITEMAP_QUEUE_MAX of them
