@@ -11,6 +11,7 @@ progresses) and the crawl's stats on links and sitemap URLs. Each crawl stops af
 crawl must end by itself before that) or when it ends by itself.
 
     python benchmarks/hostile.py [--project DIR] [--links 200000] [--sitemap-urls 50000]
+                                 [--cases links,sitemap,...] [--seconds 120] [--set NAME=VALUE]
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def peak_rss_mib(pid: int) -> float | None:
 
 
 def run_case(project: Path, server: HostileServer, name: str, start: str, prefix: str,
-             seconds: float, sitemaps: bool) -> dict:
+             seconds: float, sitemaps: bool, settings: list[str]) -> dict:
     """One crawl of one case: peak RSS, wall time, requests for the case, rows stored."""
     before = len(server.hits(prefix))
     with tempfile.TemporaryDirectory(prefix="hostile-bench-") as tmp:
@@ -64,6 +65,8 @@ def run_case(project: Path, server: HostileServer, name: str, start: str, prefix
                    "-s", "DOMAIN_DEDUP_ENABLED=false"]
         for setting, value in settings_with_heartbeat().items():
             command += ["-s", f"{setting}={value}"]
+        for setting in settings:
+            command += ["-s", setting]
         started = time.monotonic()
         process = subprocess.Popen(command, cwd=project, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
@@ -98,6 +101,8 @@ def main() -> None:
     parser.add_argument("--sitemap-urls", type=int, default=50_000)
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--cases", default="links,sitemap,tokens,query-growth,path-growth")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting of every crawl (repeatable)")
     args = parser.parse_args()
     server = HostileServer().start()
     try:
@@ -112,7 +117,8 @@ def main() -> None:
         server.sitemap_paths = [f"/many/sitemap/{args.sitemap_urls}.xml"]
         for name in args.cases.split(","):
             start, prefix, sitemaps = cases[name]
-            result = run_case(args.project, server, name, start, prefix, args.seconds, sitemaps)
+            result = run_case(args.project, server, name, start, prefix, args.seconds, sitemaps,
+                              args.set)
             result["project"] = str(args.project)
             print(json.dumps(result), flush=True)
     finally:
