@@ -277,7 +277,8 @@ def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stat
     limit = t.named_discount_max_share * root_st.good
     named = []
     for el, st in stats.items():
-        if st.good < t.named_discount_min_good or st.good > limit or el is root or el.tag in KEEP_TAGS:
+        if st.good < t.named_discount_min_good or st.good > limit or el is root \
+                or el.tag in KEEP_TAGS:
             continue
         raw = f"{el.get('class') or ''} {el.get('id') or ''}"
         if not pattern.search(raw):  # most blocks: no need to drop the state names

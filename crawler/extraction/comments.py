@@ -14,9 +14,9 @@ signals find it, none naming a site or a phrase of one language:
   ``<cite>``, a class naming the author), with prose and no headline of their own.
 
 A section is set apart only when the story stays: it does not hold the page's ``h1``, its
-``main`` or its ``articleBody``, and the page keeps enough text
-outside it (the numbers are the ``comment_*`` fields of the thresholds). On discussion pages (forum engines, ``DiscussionForumPosting``, Q&A pages) the
-posts are the content and nothing is set apart.
+``main`` or its ``articleBody``, and the page keeps enough text outside it (the numbers are the
+``comment_*`` fields of the thresholds). On discussion pages (forum engines,
+``DiscussionForumPosting``, Q&A pages) the posts are the content and nothing is set apart.
 """
 
 from __future__ import annotations
