@@ -6,12 +6,13 @@ given links to others), serves it from a separate process on 127.0.0.1, then alt
 - ``bare``: a Scrapy spider that only downloads and follows links (no items, no pipelines);
 - ``ours``: ``scrapy crawl domain -a render=never`` with extraction and SQLite on, once per
   extraction executor (threads, processes);
-- ``--render``: instead, ``scrapy crawl domain -a render=always`` with the project's rendering
-  settings (``render-ours``: load event plus a DOM-quiet window, the chromium flags of
-  ``crawler/rendering.py``) against the previous release's (``render-previous``: ``networkidle``),
-  alternated with the bare spider, sampling the RSS of the whole process tree (Scrapy, the
-  Playwright driver, chromium) as pages are stored; then one long ``render-ours`` crawl of
-  ``--rss-pages`` pages shows whether that RSS stays flat.
+- ``--render``: instead, ``scrapy crawl domain -a render=always`` crawls that differ in their
+  settings (``--variant LABEL:NAME=VALUE,...``, repeatable; by default the previous release's
+  settings, ``render-previous``, against the project's, ``render-ours``), alternated with the
+  bare spider, sampling the RSS of the whole process tree (Scrapy, the Playwright driver,
+  chromium) as pages are stored and splitting the CPU per page of the processes the crawl
+  started by kind (browser, driver, extraction workers); then one long crawl of ``--rss-pages``
+  pages (settings ``--rss-variant``) shows whether that RSS stays flat.
 
 Both run with the project's settings (robots.txt, canonical fingerprints, stats file); both run
 unthrottled (AutoThrottle off, same concurrency) so the figure is the crawler's
@@ -19,7 +20,8 @@ own cost; ``--throttled`` runs them with the project's polite defaults instead. 
 and the ratio ours/bare, and the CPU time per page of the crawl process and of its extraction
 workers (which, unlike pages/s, hardly depends on what else the machine is running).
 
-    python benchmarks/crawl.py [--pages 1000] [--repeat 3] [--render [--rss-pages 1000]]
+    python benchmarks/crawl.py [--pages 1000] [--repeat 3] [--render [--variant ...]
+                               [--rss-pages 1000] [--rss-variant ...]]
 """
 
 from __future__ import annotations
@@ -259,7 +261,8 @@ def main() -> int:
                 per_page = 1000 / max(pages, 1)
                 results[name].append((pages / elapsed, elapsed, rss, main_cpu * per_page,
                                       workers_cpu * per_page))
-                print(f"  run {rep + 1} {name:14s} (load {os.getloadavg()[0]:.1f}): {pages} responses in {elapsed:.1f} s = "
+                print(f"  run {rep + 1} {name:14s} (load {os.getloadavg()[0]:.1f}): {pages} "
+                      f"responses in {elapsed:.1f} s = "
                       f"{pages / elapsed:.1f} pages/s, peak RSS {rss / 2**20:.0f} MiB, CPU per "
                       f"page {main_cpu * per_page:.1f} ms (crawl process) + "
                       f"{workers_cpu * per_page:.1f} ms (" + ", ".join(
@@ -269,11 +272,11 @@ def main() -> int:
         def median(name: str, index: int) -> float:
             return statistics.median(r[index] for r in results[name])
 
-        bare = median("bare", 0) if "bare" in results else 0.0
+        bare = median("bare", 0) if "bare" in results and args.repeat else 0.0
         print(f"\n{args.pages}-page site, {'throttled' if args.throttled else 'unthrottled'}, "
               f"median of {args.repeat} (peak RSS of the process tree, extraction workers "
               "included):")
-        for name in variants:
+        for name in variants if args.repeat else []:
             label = "bare Scrapy spider (no rendering)" if name == "bare" else (
                 f"render=always, {name}" if name in render_variants else
                 f"ours, extraction+SQLite, {name.split('-', 1)[1]} workers")
@@ -298,7 +301,8 @@ def main() -> int:
                 rss_server.terminate()
             pages = stats.get("pages/rendered", 0)
             elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
-            print(f"\n{args.rss_variant} over {args.rss_pages} pages: {pages} rendered in {elapsed:.0f} s "
+            print(f"\n{args.rss_variant} over {args.rss_pages} pages: {pages} rendered in "
+                  f"{elapsed:.0f} s "
                   f"= {pages / elapsed:.1f} pages/s")
             print("  process-tree RSS (Scrapy + extraction workers + Playwright driver + chromium)"
                   " as pages are stored:")
