@@ -19,6 +19,8 @@ MAX_HTML_BYTES = 6_000_000
 
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_CONTROL_BYTES = bytes(range(0x09)) + b"\x0b\x0c" + bytes(range(0x0e, 0x20))
+"""The characters of ``_CONTROL`` as bytes (UTF-8 encodes them, and only them, as these)."""
 _TITLE_START = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
 _TITLE_END = re.compile(r"</title\s*>", re.IGNORECASE)
 
@@ -31,8 +33,9 @@ MAX_ATTRIBUTES = 1000
 """Attributes kept per element: libxml2 checks each new attribute against the element's others,
 so one element with 150,000 attributes (1.4 MB) takes minutes to parse; real elements have a
 handful. The rest of such an element's attributes are dropped before parsing."""
-#: A start tag long enough to hold MAX_ATTRIBUTES attributes (the cheap test before counting).
-_LONG_TAG = re.compile(r"<([A-Za-z][^\s/>]*)([^<>]{%d,})>" % (3 * MAX_ATTRIBUTES))
+#: A start tag long enough to hold MAX_ATTRIBUTES attributes (the cheap test before counting);
+#: the tag name is matched possessively: backtracking into it re-read every shorter tag.
+_LONG_TAG = re.compile(r"<([A-Za-z][^\s/>]*+)([^<>]{%d,})>" % (3 * MAX_ATTRIBUTES))
 _ATTRIBUTE = re.compile(r"""\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""")
 
 MAX_MARKUP_DEPTH = 1000
@@ -126,7 +129,10 @@ def parse_html(data: bytes | str) -> Document:
     truncated = False
     if len(text) > MAX_HTML_BYTES:
         text, truncated = text[:MAX_HTML_BYTES], True
-    text = _close_unclosed_title(_CONTROL.sub("", _XML_DECL.sub("", text, count=1)))
+    text = _XML_DECL.sub("", text, count=1)
+    if _has_control_characters(text):
+        text = _CONTROL.sub("", text)
+    text = _close_unclosed_title(text)
     text, cut = limit_attributes(text)
     if cut:
         logger.info("page has %d element(s) with more than %d attributes: the rest of their "
@@ -150,6 +156,13 @@ def parse_html(data: bytes | str) -> Document:
     if adopted:
         logger.debug("page goes on after </html>: %d elements moved into the body", adopted)
     return Document(tree=root, encoding=encoding, html_length=len(text), truncated=truncated)
+
+
+def _has_control_characters(text: str) -> bool:
+    """Whether the text holds a character of ``_CONTROL`` (deleting bytes from the encoded text
+    is several times cheaper than searching it with the pattern, and most pages hold none)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return len(data.translate(None, _CONTROL_BYTES)) != len(data)
 
 
 def _parse(text: str, *, huge_tree: bool) -> tuple[lxml.html.HtmlElement, bool]:
