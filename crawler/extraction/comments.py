@@ -35,9 +35,10 @@ _PARAGRAPHS = etree.XPath("descendant::p | descendant::blockquote | descendant::
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question"})
 """Declared page types whose posts are the content."""
 
-_DECLARED = etree.XPath(
-    "//*[contains(@itemtype, 'schema.org/Comment') or contains(@itemtype, 'schema.org/UserComments')"
-    " or @itemprop='comment' or @itemprop='comments']")
+_DECLARED = etree.XPath(  # the cheap existence test first: most elements carry neither
+    "//*[@itemtype or @itemprop][contains(@itemtype, 'schema.org/Comment')"
+    " or contains(@itemtype, 'schema.org/UserComments') or @itemprop='comment'"
+    " or @itemprop='comments']")
 _DATED = etree.XPath("boolean(descendant-or-self::time | descendant-or-self::*[@datetime])")
 _AUTHORED = etree.XPath(
     "boolean(descendant::*[@itemprop='author' or @rel='author' or contains(@class, 'vcard')"
@@ -69,14 +70,15 @@ def find_comment_sections(body: etree._Element, cleaning: CleaningRules,
         found.append(_declared_section(el, t))
     pattern, state = cleaning.comment_section_pattern, cleaning.state_name_pattern
     if pattern is not None:
+        verdicts: dict[str, bool] = {}  # class values repeat: each read once
         for value in _NAMES(body):  # class and id values only: cheaper than every element
-            if not pattern.search(value):
-                continue
-            names = " ".join(t for t in value.lower().split()
-                             if state is None or not state.search(t))  # has-comments: a state
-            el = value.getparent()
-            if names and pattern.search(names) and el is not body:
-                found.append(el)
+            verdict = verdicts.get(value)
+            if verdict is None:
+                verdict = verdicts[value] = _names_section(value, pattern, state)
+            if verdict:
+                el = value.getparent()
+                if el is not body:
+                    found.append(el)
     found += _repeated_comment_lists(body, t)
     sections = _outermost([el for el in found if el is not body and not _STORY_MARKS(el)])
     sections = [el for el in sections
@@ -90,13 +92,22 @@ def find_comment_sections(body: etree._Element, cleaning: CleaningRules,
     return sections
 
 
+def _names_section(value: str, pattern: re.Pattern[str], state: re.Pattern[str] | None) -> bool:
+    """Whether a class or id value names a comment section once its state names are left out
+    (``has-comments`` is a state of the page, not a section)."""
+    if not pattern.search(value):
+        return False
+    names = " ".join(t for t in value.lower().split() if state is None or not state.search(t))
+    return bool(names) and bool(pattern.search(names))
+
+
 def _prose_outside(body: etree._Element, sections: list[etree._Element], t: Thresholds) -> int:
     """Characters of prose (paragraphs of at least ``comment_min_prose_chars``, mostly not links) of
     the page outside the sections: the story the comments are about."""
-    inside = set(sections)
+    inside = {el for section in sections for el in section.iterdescendants()}
     total = 0
     for para in _PARAGRAPHS(body):
-        if any(anc in inside for anc in para.iterancestors()):
+        if para in inside:
             continue
         chars = _chars(para)
         linked = sum(_chars(a) for a in para.iter("a"))
@@ -113,9 +124,9 @@ def _text_before(body: etree._Element, target: etree._Element, limit: int) -> in
         if el is target or chars >= limit:
             break
         if isinstance(el.tag, str) and el.text:
-            chars += len(_SPACE.sub("", el.text))
+            chars += _nonspace(el.text)
         if el is not body and el.tail:
-            chars += len(_SPACE.sub("", el.tail))
+            chars += _nonspace(el.tail)
     return chars
 
 
@@ -175,12 +186,14 @@ def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
     return sorted(out, key=lambda el: order.get(el, 0))
 
 
-_SPACE = re.compile(r"\s+")
+def _nonspace(text: str) -> int:
+    """Non-space characters of a text (splitting on white space is cheaper than a regex)."""
+    return sum(map(len, text.split()))
 
 
 def _chars(el: etree._Element) -> int:
     """Non-space characters of an element's text."""
-    return len(_SPACE.sub("", el.text_content() or ""))
+    return _nonspace(el.text_content() or "")
 
 
 def set_apart(sections: list[etree._Element]) -> etree._Element | None:
