@@ -264,6 +264,23 @@ def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:
     return [t for t in tokens if state is None or not state.search(t)]
 
 
+def _name_verdict(el: etree._Element,
+                  cleaning: CleaningRules) -> tuple[re.Match | None, re.Match | None]:
+    """What an element's names say: the secondary-section name they hold, and the boilerplate
+    name they hold when no keep name overrides it (None for either when there is none)."""
+    names = " ".join(_block_names(el, cleaning))
+    if not names:
+        return None, None
+    secondary, pattern, keep = (cleaning.secondary_section_pattern, cleaning.boilerplate_pattern,
+                                cleaning.keep_pattern)
+    secondary_hit = secondary.search(names) if secondary is not None else None
+    if secondary_hit:
+        return secondary_hit, None
+    hit = pattern.search(names) if pattern is not None else None
+    if hit and not (keep is not None and keep.search(names)):
+        return None, hit
+    return None, None
+
 
 def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stats],
                           cleaning: CleaningRules, t: Thresholds = THRESHOLDS) -> int:
@@ -403,23 +420,23 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                  guard=False)
         else:
             drop(el, f"generic selector {selector}", guard=True)
-    pattern, keep = cleaning.boilerplate_pattern, cleaning.keep_pattern
-    secondary = cleaning.secondary_section_pattern
+    verdicts: dict[tuple[str | None, str | None], tuple[re.Match | None, re.Match | None]] = {}
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
             continue
-        names = " ".join(_block_names(el, cleaning))
-        if secondary is not None and names:
-            hit = secondary.search(names)
-            if hit:
-                drop(el, f"secondary section {hit.group(0).strip(' -_')!r}", guard=True,
-                     max_share=t.secondary_max_share)
+        names_key = (el.get("class"), el.get("id"))
+        if names_key != (None, None):
+            verdict = verdicts.get(names_key)
+            if verdict is None:  # elements of one class share it: each name list read once
+                verdict = verdicts[names_key] = _name_verdict(el, cleaning)
+            secondary_hit, boilerplate_hit = verdict
+            if secondary_hit:
+                drop(el, f"secondary section {secondary_hit.group(0).strip(' -_')!r}",
+                     guard=True, max_share=t.secondary_max_share)
                 continue
-        if pattern is not None and names:
-            hit = pattern.search(names)
-            if hit and not (keep is not None and keep.search(names)):
-                drop(el, f"boilerplate name {hit.group(0).strip(' -_')!r}", guard=True,
-                     named=True)
+            if boilerplate_hit:
+                drop(el, f"boilerplate name {boilerplate_hit.group(0).strip(' -_')!r}",
+                     guard=True, named=True)
                 continue
         if not prune_link_dense or el.tag not in _LINK_BLOCKS:
             continue

@@ -163,6 +163,7 @@ _TAG_BASE = {"div": 5, "article": 8, "main": 5, "section": 3, "pre": 3, "td": 3,
 def density_scores(root: etree._Element, stats: dict[etree._Element, Stats]) -> dict[etree._Element, float]:
     """Readability-style content scores: paragraph scores added to ancestors, scaled by link density."""
     raw: dict[etree._Element, float] = {}
+    weights: dict[tuple[str | None, str | None], int] = {}  # by (class, id): names repeat
     for el, st in stats.items():
         tag = el.tag
         if tag not in ("p", "pre", "td", "blockquote", "li", "dd"):
@@ -177,7 +178,11 @@ def density_scores(root: etree._Element, stats: dict[etree._Element, Stats]) -> 
         level = 0
         while parent is not None and level < 5:
             if parent not in raw:
-                raw[parent] = _TAG_BASE.get(parent.tag, 0) + class_weight(parent)
+                names = (parent.get("class"), parent.get("id"))
+                weight = weights.get(names)
+                if weight is None:
+                    weight = weights[names] = class_weight(parent)
+                raw[parent] = _TAG_BASE.get(parent.tag, 0) + weight
             divider = 1 if level == 0 else (2 if level == 1 else level * 3)
             raw[parent] += score / divider
             parent = parent.getparent()
