@@ -518,36 +518,34 @@ class SelectorSet:
         attr_values = self.attr_values
         any_tag = self.any_tag
         empty: frozenset[str] = frozenset()
-        for el in root.iter():
-            tag = el.tag
-            if tag.__class__ is not str:
-                continue
-            pool = by_tag.get(tag) or []
+        for el in root.iter(etree.Element):
+            pool = by_tag.get(el.tag) or []
             if any_tag:
                 pool = pool + any_tag
             tokens = empty
-            attributes = el.attrib
+            attributes = el.items()  # one call for all of them: cheaper than a lookup per name
             if attributes:
-                cls = attributes.get("class")
-                if cls:
-                    tokens = frozenset(cls.split())
-                    for token in tokens:
-                        hit = by_class.get(token)
-                        if hit:
-                            pool = pool + hit
-                if by_id:
-                    ident = attributes.get("id")
-                    if ident:
-                        hit = by_id.get(ident)
-                        if hit:
-                            pool = pool + hit
-                if by_attr:
-                    for name in attributes:
-                        hit = by_attr.get(name)
-                        if hit:
-                            values = attr_values[name]
-                            if values is None or values.search(attributes[name]):
-                                pool = pool + hit
+                named = by_value = None  # the pool's order: tag, class, id, other attributes
+                for name, value in attributes:
+                    if name == "class":
+                        if value:
+                            names = value.split()
+                            tokens = frozenset(names)
+                            for token in names:  # in the page's order: the same pool every run
+                                hit = by_class.get(token)
+                                if hit:
+                                    pool = pool + hit
+                    elif name == "id" and value:
+                        named = by_id.get(value)
+                    hit = by_attr.get(name)
+                    if hit:
+                        values = attr_values[name]
+                        if values is None or values.search(value):
+                            by_value = hit if by_value is None else by_value + hit
+                if named:
+                    pool = pool + named
+                if by_value:
+                    pool = pool + by_value
             for sel in pool:
                 if sel.matches(el, tokens):
                     out.append((el, sel.text))
