@@ -2,11 +2,17 @@
 
 Prints corpus precision / recall / F1 (4-token shingles, mean page P and R, F1 of the means),
 mean page F1, share of pages with F1 < 0.5, the same per page type, title / author / date
-accuracy, and pages/s of each extractor (single process, HTML decoded outside the timed call;
-trafilatura is timed with its default ``extract()``, its metadata is read outside the timing,
-while our timing includes metadata, structured data, rendering and quality).
+accuracy, and the speed of each extractor in one process: pages/s, the ratio ours / trafilatura,
+per-page p50 / p95 milliseconds and the process's peak RSS. HTML is decoded outside the timed
+calls; trafilatura is timed with its default ``extract()`` (its metadata is read outside the
+timing), while our timing includes metadata, structured data, rendering and quality.
 
-    python benchmarks/extraction.py [CORPUS_DIR] [--limit N] [--only ours|trafilatura]
+Both extractors run on each page in turn (the order alternating from page to page and from
+repeat to repeat), so load from other processes falls on both alike; each call is timed in CPU
+seconds of this process, which waiting for a shared CPU does not inflate. ``--repeat N`` runs the
+corpus N times and prints medians (quality figures come from the first pass: they do not change).
+
+    python benchmarks/extraction.py [CORPUS_DIR] [--limit N] [--repeat N] [--only ours|trafilatura]
         [--disable-stage STAGE ...] [--threshold NAME=VALUE ...]
 
 CORPUS_DIR defaults to ``../shared/corpora/extraction-dev`` relative to the repository root.
@@ -17,6 +23,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import resource
 import statistics
 import sys
 import time
@@ -75,22 +82,56 @@ def trafilatura_metadata(html: str, url: str) -> dict[str, Any]:
     return {"title": meta.title, "author": meta.author, "date": meta.date}
 
 
-def run(name: str, func: Callable[[str, str], dict[str, Any]], pages: list[dict[str, Any]],
-        truth: dict[str, dict[str, Any]],
-        untimed_metadata: Callable[[str, str], dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Run one extractor over the pages; score and time it (metadata helper, if any, untimed)."""
-    func(pages[0]["html"], pages[0]["url"])  # warm-up: imports and caches, untimed
-    spent = 0.0
+Extractor = Callable[[str, str], dict[str, Any]]
+
+
+def run(extractors: list[tuple[str, Extractor, Extractor | None]], pages: list[dict[str, Any]],
+        truth: dict[str, dict[str, Any]], repeats: int = 1) -> list[dict[str, Any]]:
+    """Run the extractors page by page, alternating which goes first, ``repeats`` times; score
+    the first pass and time every call (each extractor's metadata helper, if any, untimed)."""
+    for _, func, _ in extractors:
+        func(pages[0]["html"], pages[0]["url"])  # warm-up: imports and caches, untimed
+    seconds = {name: [[0.0] * len(pages) for _ in range(repeats)] for name, _, _ in extractors}
+    outputs: dict[str, list[dict[str, Any]]] = {name: [] for name, _, _ in extractors}
+    for repeat in range(repeats):
+        for index, page in enumerate(pages):
+            order = extractors if (index + repeat) % 2 == 0 else extractors[::-1]
+            for name, func, _ in order:
+                started = time.process_time()
+                try:
+                    out = func(page["html"], page["url"])
+                except Exception as exc:  # noqa: BLE001 - an exception counts as empty output
+                    print(f"{name}: {page['id']} failed: {exc}", file=sys.stderr)
+                    out = {"body": ""}
+                seconds[name][repeat][index] = time.process_time() - started
+                if repeat == 0:
+                    outputs[name].append(out)
+    results = []
+    for name, _, untimed_metadata in extractors:
+        result = _scored(name, outputs[name], pages, truth, untimed_metadata)
+        passes = [len(pages) / sum(spent) if sum(spent) else 0.0 for spent in seconds[name]]
+        per_page = sorted(1000 * statistics.median(spent[i] for spent in seconds[name])
+                          for i in range(len(pages)))
+        result.update(pages_per_s=statistics.median(passes), passes=passes,
+                      p50_ms=_quantile(per_page, 0.50), p95_ms=_quantile(per_page, 0.95))
+        results.append(result)
+    return results
+
+
+def _quantile(ordered: list[float], share: float) -> float:
+    """The value below which ``share`` of the sorted values lie (nearest rank)."""
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def _scored(name: str, outputs: list[dict[str, Any]], pages: list[dict[str, Any]],
+            truth: dict[str, dict[str, Any]],
+            untimed_metadata: Extractor | None) -> dict[str, Any]:
+    """Body scores and metadata accuracy of one extractor's outputs."""
     scored = []
     meta_hits: dict[str, list[int]] = defaultdict(list)
-    for page in pages:
-        started = time.perf_counter()
-        try:
-            out = func(page["html"], page["url"])
-        except Exception as exc:  # noqa: BLE001 - an exception counts as empty output
-            print(f"{name}: {page['id']} failed: {exc}", file=sys.stderr)
-            out = {"body": ""}
-        spent += time.perf_counter() - started
+    for page, out in zip(pages, outputs):
         if untimed_metadata is not None:
             try:
                 out.update(untimed_metadata(page["html"], page["url"]))
@@ -106,7 +147,7 @@ def run(name: str, func: Callable[[str, str], dict[str, Any]], pages: list[dict[
                 if field == "date":
                     predicted = str(predicted)[:len(str(gt[field]))]
                 meta_hits[field].append(int(_norm(predicted) == _norm(gt[field])))
-    return {"name": name, "pages_per_s": len(pages) / spent if spent else 0.0, "scored": scored,
+    return {"name": name, "scored": scored,
             "meta": {k: (sum(v) / len(v), len(v)) for k, v in meta_hits.items()}}
 
 
@@ -146,7 +187,22 @@ def report(results: list[dict[str, Any]]) -> None:
     print()
     for res in results:
         meta = ", ".join(f"{k} {v[0]:.1%} (n={v[1]})" for k, v in sorted(res["meta"].items()))
-        print(f"{res['name']:<12} {res['pages_per_s']:6.1f} pages/s   metadata exact: {meta}")
+        print(f"{res['name']:<12} metadata exact: {meta}")
+    print()
+    repeats = len(results[0]["passes"])
+    print(f"speed, one process, CPU time, median of {repeats} pass(es) over "
+          f"{len(results[0]['scored'])} pages:")
+    for res in results:
+        passes = " / ".join(f"{pps:.1f}" for pps in res["passes"])
+        print(f"{res['name']:<12} {res['pages_per_s']:7.1f} pages/s (passes {passes})   "
+              f"per page p50 {res['p50_ms']:.1f} ms, p95 {res['p95_ms']:.1f} ms")
+    if len(results) == 2:
+        ratios = [a / b if b else 0.0 for a, b in zip(results[0]["passes"], results[1]["passes"])]
+        print(f"ratio {results[0]['name']} / {results[1]['name']}: "
+              f"{statistics.median(ratios):.2f} (passes "
+              f"{' / '.join(f'{r:.2f}' for r in ratios)})")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS of the process (both extractors and the decoded corpus): {peak:.0f} MiB")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("corpus", nargs="?", default=str(ROOT.parent / "shared" / "corpora" /
                                                          "extraction-dev"))
     parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
+    parser.add_argument("--repeat", type=int, default=1, help="time N passes, print medians")
     parser.add_argument("--only", choices=["ours", "trafilatura"], default=None)
     parser.add_argument("--json", default=None, help="write per-page scores here")
     parser.add_argument("--disable-stage", action="append", default=[], metavar="STAGE",
@@ -164,15 +221,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     extractor = _configured(parser, args.disable_stage, args.threshold)
     corpus = Path(args.corpus)
+    if args.repeat < 1:
+        parser.error("--repeat wants a positive number of passes")
     if not (corpus / "ground-truth.jsonl").is_file():
         parser.error(f"{corpus} has no ground-truth.jsonl")
     pages, truth = load(corpus, args.limit)
-    results = []
+    extractors: list[tuple[str, Extractor, Extractor | None]] = []
     if args.only in (None, "ours"):
-        results.append(run("ours", extractor, pages, truth))
+        extractors.append(("ours", extractor, None))
     if args.only in (None, "trafilatura"):
-        results.append(run("trafilatura", trafilatura_extractor, pages, truth,
-                           untimed_metadata=trafilatura_metadata))
+        extractors.append(("trafilatura", trafilatura_extractor, trafilatura_metadata))
+    results = run(extractors, pages, truth, args.repeat)
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
