@@ -164,6 +164,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
                         lambda *a, **k: None),
     "script-links": ("crawler.extraction.clean", "_unwrap_script_links", lambda *a, **k: None),
     "heading-guard": ("crawler.extraction.clean", "_emptied_heading", lambda *a, **k: None),
+    "story-tail": ("crawler.extraction", "trim_story_tail", lambda *a, **k: 0),
+    "media-caption": ("crawler.extraction", "drop_media_captions", lambda *a, **k: 0),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""
@@ -281,6 +283,9 @@ MIN_BOILERPLATE_CHARS = 20
 """Boilerplate snippets of the shared sites shorter than this (a nav label such as "Next") may
 legitimately be in the content; longer ones must not be."""
 _EMPTY_MD_HEADING = re.compile(r"^#{1,6}[ \t]*$", re.M)
+_FENCED_CODE = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.M | re.S)
+"""A fenced code block: a line of only ``#`` inside it (a comment marker in a YAML or shell
+listing) is code, not an empty heading."""
 _EMPTY_HTML_HEADING = re.compile(r"<h[1-6][^>]*>\s*</h[1-6]>", re.I)
 
 
@@ -309,7 +314,7 @@ def site_page(task: tuple[str, dict[str, Any]]) -> dict[str, Any]:
     reference = _run_trafilatura(html, url)["body"]
     snippets = [s for s in row.get("boilerplate_snippets") or []
                 + row.get("injected_snippets", []) if len(s) >= MIN_BOILERPLATE_CHARS]
-    empty = len(_EMPTY_MD_HEADING.findall(result.content_markdown)) \
+    empty = len(_EMPTY_MD_HEADING.findall(_FENCED_CODE.sub("", result.content_markdown))) \
         + len(_EMPTY_HTML_HEADING.findall(result.content_html))
     return {"site": Path(site_dir).name, "path": row["path"],
             "ours": _bag_f1(row["main_text"], result.content_text),

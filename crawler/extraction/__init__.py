@@ -22,7 +22,9 @@ from crawler.extraction import candidates as tiers
 from crawler.extraction.clean import clean_container, discount_named_blocks, strip_non_content
 from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import Detection, load_rules, detect_framework
+from crawler.extraction.media_captions import drop_media_captions
 from crawler.extraction.result import Extraction
+from crawler.extraction.story_tail import trim_story_tail
 from crawler.extraction.scoring import compute_stats, density_scores
 from crawler.extraction.stages import (STAGE_NAMES, STAGES, Choice, PageAnalysis, run_stages,
                                        unknown_stages)
@@ -94,6 +96,10 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
             clean_container(element, page.detection.rules, page.rules.cleaning, log,
                             cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES,
                             t=page.thresholds)
+            if cand.tier != tiers.TIER_RULES and page.metadata is not None \
+                    and page.metadata.page_type == STORY_PAGE_TYPE:
+                trim_story_tail(element, page.thresholds, log)
+                drop_media_captions(element, page.thresholds, log)
         result.method = cand.tier
     _render(result, element, url)
     if not result.content_text and page.metadata is not None and page.metadata.description:
@@ -164,6 +170,11 @@ def _trace_choice(log: list[dict[str, Any]], page: PageAnalysis, chosen: Choice 
                     "page_type": page.metadata.page_type,
                     "declared_types": sorted(page.declared_types)})
 
+
+STORY_PAGE_TYPE = "article"
+"""The page type (declared as an article, or dated) on which a story's tail and its pictures'
+captions are trimmed: on hub, service and documentation pages closing link lists and the text
+beside pictures are content."""
 
 METHOD_DESCRIPTION = "meta-description"
 """The method of a page whose content is only its declared description (nothing else yielded

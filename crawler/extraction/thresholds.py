@@ -309,6 +309,35 @@ class Thresholds:
     """How far above a date its comment item may sit (the date in a meta line in a header). Not
     swept: a number of ancestors (a slice); each value is a full extraction of both corpora."""
 
+    # --- the story's tail (cleaning) ---------------------------------------------------------
+    tail_prose_min_chars: int = 100
+    """A block with this many characters outside links is prose: the story ends with the last
+    such block of the container. Structural: a sentence or two; shorter lines (a source, a
+    credit, a date) may close a story but do not mark where it ends."""
+    tail_story_min_chars: int = 400
+    """The container's prose up to its last prose block must hold this many characters before
+    its tail is trimmed (a page of short blocks has no story to end). Structural: a few
+    paragraphs, as ``min_chars`` times four."""
+    tail_story_share: float = 0.5
+    """... and that prose must be at least this share of the container's text: a landing or
+    service page of short tiles, buttons and link lists is no story. Structural (half)."""
+    tail_link_share: float = 0.5
+    """A block after the story with more than this share of its text in links is a teaser or
+    tag line (the link-density limit of a candidate)."""
+
+    # --- captions (cleaning) -----------------------------------------------------------------
+    caption_max_chars: int = 250
+    """The text sharing a picture's box is its caption or credit when the box holds at most this
+    many characters. Measured on the snippet corpus's development folds: the captions and
+    credits leaked there sat in boxes of 23 to 212 characters."""
+    caption_max_media: int = 2
+    """A box with more pictures than this is a gallery or a grid of cards, read as it stands
+    (two: a picture and its lazy-loading copy)."""
+    caption_card_items: int = 3
+    """A picture's box that is one of at least this many siblings of its tag and class with
+    pictures is a card of a grid (a team, a gallery), whose text is the content. Structural: a
+    row of three is a grid (as ``min_grid_items`` less one: a row, not a page of cards)."""
+
     def as_dict(self) -> dict[str, float]:
         """Every threshold by name (for the trace and benchmarks)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}

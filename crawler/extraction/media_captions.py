@@ -1,0 +1,152 @@
+"""Captions and credits of a story's pictures, found by where they sit, not what they say.
+
+A caption is the short text that shares a picture's own box: ``<figcaption>`` is one (cleaning
+already takes it out), but most pages write ``<div class="...image..."><img><p>Photo: ...</p>
+</div>``, a credit in a ``<small>`` or a ``<span>`` beside the picture, in any language. The rule
+("media-caption" in the trace) climbs from each picture of the container to the largest block
+around it whose text stays short (``caption_max_chars``) and removes that text, keeping the
+picture. It acts, like the story's tail rule, on article pages only, when the container holds a story (``holds_story`` of the story's tail rule), and
+leaves alone:
+
+- a box outside the story's flow: neither the text block right before it nor the one right
+  after it is a paragraph of prose (a feature tile among tiles);
+- a picture inline in a sentence (text runs on right beside it: an emoji, an icon);
+- a box holding a heading, a table, a list or code, or whose text is mostly links (a teaser card: image, linked headline);
+- boxes holding more than ``caption_max_media`` pictures, and boxes that are one of a row of
+  ``caption_card_items`` like items with pictures (a gallery or a grid of cards reads as it
+  stands).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
+                                              text_blocks)
+from crawler.extraction.thresholds import Thresholds
+
+CAPTION_RULE = "media-caption"
+"""The rule's name in the trace."""
+
+_MEDIA = ("img", "picture", "video")
+_STRUCTURES = ("h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre")
+"""A box holding one of these is a section, a table or a list that happens to hold a picture."""
+
+
+def _media_count(el: etree._Element) -> int:
+    """Pictures in an element (an ``img`` inside a ``picture`` counts once)."""
+    return sum(1 for m in el.iter(*_MEDIA)
+               if not (m.tag == "img" and m.getparent() is not None
+                       and m.getparent().tag == "picture"))
+
+
+def _inline(media: etree._Element) -> bool:
+    """Whether a picture sits in a run of text (text right before or after it in its parent)."""
+    parent = media.getparent()
+    if parent is None:
+        return False
+    before = media.getprevious()
+    text_before = (before.tail if before is not None else parent.text) or ""
+    return bool(text_before.strip() or (media.tail or "").strip())
+
+
+def _caption_box(media: etree._Element, container: etree._Element,
+                 t: Thresholds) -> etree._Element | None:
+    """The largest block around a picture whose text stays a caption's length, or None."""
+    box = None
+    for anc in media.iterancestors():
+        if anc is container:
+            break
+        if non_space_chars(anc.text_content()) > t.caption_max_chars \
+                or _media_count(anc) > t.caption_max_media:
+            break
+        box = anc
+    if box is None or not non_space_chars(box.text_content()):
+        return None
+    if next(box.iter(*_STRUCTURES), None) is not None or _one_of_cards(box, t):
+        return None
+    links = sum(non_space_chars(a.text_content()) for a in box.iter("a"))
+    if links * 2 > non_space_chars(box.text_content()):
+        return None
+    return box
+
+
+def _one_of_cards(box: etree._Element, t: Thresholds) -> bool:
+    """Whether a box is one of a row of like items with pictures (a gallery, a grid of cards):
+    at least ``caption_card_items`` siblings of its tag and class hold a picture."""
+    parent = box.getparent()
+    if parent is None:
+        return False
+    shape = (box.tag, box.get("class"))
+    alike = sum(1 for sib in parent if (sib.tag, sib.get("class")) == shape
+                and next(sib.iter(*_MEDIA), None) is not None)
+    return alike >= t.caption_card_items
+
+
+def _beside_prose(box: etree._Element, blocks: list[TextBlock], t: Thresholds) -> bool:
+    """Whether a picture's box sits in the story's flow: the text block right before it or
+    right after it is a paragraph of prose (a feature tile of a landing page sits among other
+    tiles)."""
+    inside = [i for i, b in enumerate(blocks) if b.element is box
+              or any(a is box for a in b.element.iterancestors())]
+    if not inside:
+        return False
+    before = blocks[inside[0] - 1] if inside[0] > 0 else None
+    after = blocks[inside[-1] + 1] if inside[-1] + 1 < len(blocks) else None
+    return any(b is not None and is_prose(b, t) for b in (before, after))
+
+
+def _strip_text(box: etree._Element) -> None:
+    """Remove every text of a box but its pictures (and the wrappers that hold them)."""
+    keep: set[etree._Element] = set()
+    for media in box.iter(*_MEDIA):
+        for anc in media.iterancestors():
+            if anc is box:
+                break
+            keep.add(anc)
+    box.text = None
+    for el in list(box):
+        _strip_branch(el, keep)
+
+
+def _strip_branch(el: etree._Element, keep: set[etree._Element]) -> None:
+    """Remove a branch of a caption box unless it leads to a picture (then only its text)."""
+    if isinstance(el.tag, str) and el.tag in _MEDIA:
+        el.tail = None
+        return
+    if el not in keep:
+        el.getparent().remove(el)
+        return
+    el.text = el.tail = None
+    for child in list(el):
+        _strip_branch(child, keep)
+
+
+def drop_media_captions(container: etree._Element, t: Thresholds,
+                        trace: list[dict[str, Any]] | None = None) -> int:
+    """Remove the captions and credits around the story's pictures; return how many."""
+    if next(container.iter(*_MEDIA), None) is None:
+        return 0
+    blocks = text_blocks(container)
+    if not holds_story(container, t, blocks):
+        return 0
+    boxes: list[etree._Element] = []
+    for media in list(container.iter(*_MEDIA)):
+        if media.tag == "img" and media.getparent() is not None \
+                and media.getparent().tag == "picture":
+            continue
+        if _inline(media) or any(b is media or b in media.iterancestors() for b in boxes):
+            continue
+        box = _caption_box(media, container, t)
+        if box is not None and _beside_prose(box, blocks, t):
+            boxes.append(box)
+    texts = [" ".join(b.text_content().split())[:60] for b in boxes]
+    for box in boxes:
+        _strip_text(box)
+    if trace is not None and boxes:
+        trace.append({"step": "clean", "action": "removed", "rule": CAPTION_RULE,
+                      "why": "short text sharing a picture's box (a caption or a credit)",
+                      "count": len(boxes), "text": texts[:5]})
+    return len(boxes)

@@ -1,0 +1,186 @@
+"""The story's tail: what a chosen container holds after the story has ended.
+
+A news or blog story ends with its last paragraph of prose; what a page's container prints
+after it is rarely the story: a "read more" heading over a list of linked headlines, a share
+or rating heading whose buttons were stripped, a tag line of links, a comment form's heading.
+Trafilatura's users do not get them; we did, because each block is small and named in the
+page's own language. The rule reads structure only:
+
+- the story's end is the last *prose block* of the container: a leaf block (a paragraph, a
+  list item, a cell) with at least ``tail_prose_min_chars`` characters of text outside links,
+  when the container holds a story (``holds_story``: enough prose, making most of its text; a
+  landing page of short tiles and buttons has no story to end);
+- after it, a leaf block whose text is mostly links (``tail_link_share``) is a teaser or tag
+  line and goes, and a heading goes when everything after it up to the next heading went too
+  (it heads nothing left);
+- short lines without links after the story (a source line, a photo credit, a date) stay: they
+  may be the story's own last words.
+
+The rule runs on article pages only (declared as an article, or dated: the page record's
+``page_type``), never on containers chosen by a site or framework rule (documentation, forums):
+on a hub or a documentation page a closing list of links is an index, which is content.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+
+from crawler.extraction.thresholds import Thresholds
+
+TAIL_RULE = "story-tail"
+"""The rule's name in the trace."""
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_LEAVES = frozenset({"p", "li", "dd", "dt", "td", "th", "blockquote", "figcaption", "div",
+                     "section", "header", "span", "strong", "b", *_HEADINGS})
+"""Elements that can be one block of text (when no block element is inside them)."""
+_BLOCKS = frozenset({"p", "li", "ul", "ol", "dl", "dd", "dt", "div", "section", "article",
+                     "header", "table", "tr", "td", "th", "blockquote", "pre", "figure",
+                     "figcaption", "aside", "footer", "nav", "form", "fieldset", *_HEADINGS})
+"""Elements that start a new block of text."""
+_OPAQUE = frozenset({"pre", "table", "figure", "img", "picture", "video", "audio", "iframe",
+                     "math", "svg"})
+"""Blocks read as they stand: code, tables and media are never removed as the tail (nor do
+they mark where the story ends: an image or an ad's table may follow it)."""
+
+
+@dataclass
+class TextBlock:
+    """One leaf block of the container, in document order."""
+
+    element: etree._Element
+    chars: int
+    link_chars: int
+    heading: bool
+    opaque: bool
+
+    @property
+    def prose(self) -> int:
+        """Characters of the block's text outside links."""
+        return self.chars - self.link_chars
+
+
+def non_space_chars(text: str | None) -> int:
+    """Characters of a text, spaces left out."""
+    return len("".join(text.split())) if text else 0
+
+
+def text_blocks(container: etree._Element) -> list[TextBlock]:
+    """The leaf blocks of the container in document order: elements holding no block, either
+    block elements themselves or inline elements (a button link) standing beside blocks; code,
+    tables and media are one opaque block each."""
+    holds_block: set[etree._Element] = set()
+    for el in container.iter(*_BLOCKS):
+        for anc in el.iterancestors():
+            if anc in holds_block or anc is container:
+                break
+            holds_block.add(anc)
+    out: list[TextBlock] = []
+    done: set[etree._Element] = set()
+    for el in container.iter():
+        if not isinstance(el.tag, str) or el is container:
+            continue
+        parent = el.getparent()
+        if parent in done:
+            done.add(el)
+            continue
+        if el.tag in _OPAQUE:
+            done.add(el)
+            out.append(TextBlock(el, non_space_chars(el.text_content()), 0, False, True))
+            continue
+        if el in holds_block or (el.tag not in _LEAVES and parent is not container
+                                 and parent not in holds_block):
+            continue  # a leaf is a block holding none, or an inline run beside blocks
+        done.add(el)
+        chars = non_space_chars(el.text_content())
+        if not chars:
+            continue
+        if any(anc.tag == "a" for anc in el.iterancestors()):
+            links = chars  # a card whose heading sits inside its link
+        else:
+            links = sum(non_space_chars(a.text_content()) for a in el.iter("a"))
+        out.append(TextBlock(el, chars, min(links, chars), el.tag in _HEADINGS, False))
+    return out
+
+
+def holds_story(container: etree._Element, t: Thresholds,
+                blocks: list[TextBlock] | None = None) -> bool:
+    """Whether the container holds a story: at least ``tail_story_min_chars`` of prose (blocks
+    of ``tail_prose_min_chars`` outside links), making at least ``tail_story_share`` of its
+    text (a landing page of short tiles and buttons, a grid of cards, is no story)."""
+    if blocks is None:
+        blocks = text_blocks(container)
+    prose = sum(b.prose for b in blocks if is_prose(b, t))
+    total = sum(b.chars for b in blocks)
+    return prose >= t.tail_story_min_chars and prose >= t.tail_story_share * total
+
+
+def is_prose(block: TextBlock, t: Thresholds) -> bool:
+    """Whether a block is a paragraph of the story: long enough outside links, mostly not
+    links, not a heading, not code or a table."""
+    return not block.opaque and not block.heading and block.prose >= t.tail_prose_min_chars \
+        and block.link_chars <= t.tail_link_share * block.chars
+
+
+def trim_story_tail(container: etree._Element, t: Thresholds,
+                    trace: list[dict[str, Any]] | None = None) -> int:
+    """Remove the teaser lines and the headings that head nothing after the story's last prose
+    block; return how many blocks went."""
+    blocks = text_blocks(container)
+    if not holds_story(container, t, blocks):
+        return 0
+    end = max(i for i, block in enumerate(blocks) if is_prose(block, t))
+    tail = blocks[end + 1:]
+    doomed = [b for b in tail if not b.heading
+              and b.link_chars > t.tail_link_share * b.chars]
+    gone = set(id(b) for b in doomed)
+    headed_nothing = []
+    for i, block in enumerate(tail):
+        if not block.heading:
+            continue
+        section = []
+        for later in tail[i + 1:]:
+            if later.heading:
+                break
+            section.append(later)
+        if all(id(b) in gone for b in section):
+            headed_nothing.append(block)
+    for block in reversed(headed_nothing):  # a heading over an emptied subsection goes too
+        gone.add(id(block))
+    doomed += headed_nothing
+    for block in doomed:
+        _remove_block(block.element, container)
+    if trace is not None and doomed:
+        trace.append({"step": "clean", "action": "removed", "rule": TAIL_RULE,
+                      "why": "after the story's last paragraph: lines of links and headings "
+                             "heading nothing", "count": len(doomed),
+                      "text": [" ".join(b.element.text_content().split())[:60]
+                               for b in doomed[:5]]})
+    return len(doomed)
+
+
+def _remove_block(el: etree._Element, container: etree._Element) -> None:
+    """Remove a block (its tail text kept in place), then each wrapper it leaves empty."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    previous = el.getprevious()
+    parent.remove(el)
+    if tail and tail.strip():
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    while parent is not None and parent is not container and len(parent) == 0 \
+            and not (parent.text or "").strip() and parent.tag not in _OPAQUE:
+        grand = parent.getparent()
+        if grand is None:
+            break
+        if (parent.tail or "").strip():
+            break
+        grand.remove(parent)
+        parent = grand

@@ -1,0 +1,79 @@
+"""Captions and credits of a story's pictures: the short text sharing a picture's box goes (in
+any language, whatever the box is called), the picture stays; a picture in a sentence, a teaser
+card, a gallery and a page without a story keep their text."""
+
+from __future__ import annotations
+
+import pytest
+
+from crawler.extraction import extract
+
+STORY = "".join(
+    f"<p>La commune a inauguré lundi le nouveau port, après des travaux qui ont duré trois "
+    f"semaines de plus que prévu; les premiers bateaux sont arrivés avant midi. Paragraphe {i}."
+    f"</p>" for i in range(3))
+END = ("<p>Le maire a remercié tous les participants et annoncé que le marché du quai rouvrira "
+       "chaque samedi dès le printemps prochain. Fin de l'article.</p>")
+
+
+ARTICLE = "<meta property='og:type' content='article'>"
+"""The page declares itself an article (the rule's pages; a dated page is one too)."""
+
+
+def page(article: str, head: str = ARTICLE) -> str:
+    return (f"<html><head><title>Le port rouvre</title>{head}</head><body><article><h1>Le port rouvre"
+            f"</h1>{article}</article></body></html>")
+
+
+CASES = [
+    # (name, article html, must stay, must go)
+    ("a credit line in the picture's wrapper",
+     f"{STORY}<div class='m1'><img src='/p/port.jpg' alt='Le port'><p>Photo : Jean Martin / "
+     f"Agence</p></div>{END}",
+     ["Paragraphe 0", "Fin de l'article", "Le port"], ["Jean Martin"]),
+    ("a caption and a credit in spans beside a picture element",
+     f"{STORY}<div class='k'><div><picture><source srcset='/p/a.webp'><img src='/p/a.jpg' "
+     f"alt='Quai'></picture></div><span class='t'>Le quai, lundi matin.</span> <small>Archives"
+     f"</small></div>{END}",
+     ["Paragraphe 2", "Fin de l'article"], ["Le quai, lundi matin.", "Archives"]),
+    ("a picture inside a sentence keeps the sentence",
+     f"{STORY}<p><img src='/i/sun.png' alt=''> Bon appétit à tous !</p>{END}",
+     ["Bon appétit à tous", "Fin de l'article"], []),
+    ("a teaser card (picture and linked headline) is not a caption",
+     f"{STORY}<div class='c'><img src='/p/b.jpg' alt=''><a href='/n/2'>Un autre article du "
+     f"jour</a></div>{END}",
+     ["Un autre article du jour", "Fin de l'article"], []),
+    ("a gallery of three pictures keeps its captions",
+     f"{STORY}<div class='g'>" + "".join(f"<div><img src='/g/{i}.jpg' alt=''><p>Vue {i} du "
+                                         f"port</p></div>" for i in range(3)) + f"</div>{END}",
+     ["Vue 0 du port", "Vue 2 du port"], []),
+    ("a picture box holding a heading is a section, not a caption",
+     f"{STORY}<div class='s'><img src='/p/c.jpg' alt=''><h2>Les travaux</h2></div>{END}",
+     ["Les travaux", "Fin de l'article"], []),
+]
+
+
+@pytest.mark.parametrize("name,article,stay,go", CASES, ids=[c[0] for c in CASES])
+def test_media_captions(name: str, article: str, stay: list[str], go: list[str]) -> None:
+    result = extract(page(article), "https://news.example/port")
+    text = result.content_text + result.content_markdown
+    for snippet in stay:
+        assert snippet in text, f"{name}: lost {snippet!r}"
+    for snippet in go:
+        assert snippet not in text, f"{name}: kept {snippet!r}"
+
+
+def test_picture_stays_and_trace_names_the_rule() -> None:
+    result = extract(page(f"{STORY}<div><img src='/p/port.jpg' alt='Le port'><p>Photo : Jean "
+                          f"Martin</p></div>{END}"), "https://news.example/port", trace=True)
+    assert "https://news.example/p/port.jpg" in result.content_markdown
+    assert "Jean Martin" not in result.content_markdown
+    assert [e for e in result.trace if e.get("rule") == "media-caption"]
+
+
+def test_no_story_no_caption_removed() -> None:
+    """A page of pictures with short texts (a product grid, a portfolio) has no story: kept."""
+    body = "".join(f"<div class='x'><img src='/p/{i}.jpg' alt=''><p>Modèle {i}, bois de chêne"
+                   f"</p></div>" for i in range(2))
+    result = extract(page(body), "https://shop.example/")
+    assert "Modèle 0, bois de chêne" in result.content_text
