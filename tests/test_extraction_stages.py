@@ -284,7 +284,8 @@ LITERALS_ALLOWED = {("candidates.py", "round(self.link_density, 3)"),
                     ("candidates.py", "-round(item[0], 1)")}
 
 
-@pytest.mark.parametrize("module", ["candidates.py", "stages.py", "clean.py", "comments.py"])
+@pytest.mark.parametrize("module", ["candidates.py", "stages.py", "clean.py", "comments.py",
+                                    "story_tail.py", "media_captions.py"])
 def test_no_number_steers_the_choice_or_the_cleaning_outside_the_thresholds(module: str) -> None:
     """Every number of the choice and the cleaning is a field of ``Thresholds`` (0 and 1, slice
     bounds of trace text and format specifications aside)."""

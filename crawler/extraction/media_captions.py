@@ -68,7 +68,7 @@ def _caption_box(media: etree._Element, container: etree._Element,
     if next(box.iter(*_STRUCTURES), None) is not None or _one_of_cards(box, t):
         return None
     links = sum(non_space_chars(a.text_content()) for a in box.iter("a"))
-    if links * 2 > non_space_chars(box.text_content()):
+    if links > t.tail_link_share * non_space_chars(box.text_content()):
         return None
     return box
 
