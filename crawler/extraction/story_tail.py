@@ -13,6 +13,8 @@ page's own language. The rule reads structure only:
 - after it, a leaf block whose text is mostly links (``tail_link_share``) is a teaser or tag
   line and goes, and a heading goes when everything after it up to the next heading went too
   (it heads nothing left);
+- nothing goes when what would go holds more than ``tail_max_share`` of the story's prose (a
+  hub page's index of documents after its introduction is the page's own);
 - short lines without links after the story (a source line, a photo credit, a date) stay: they
   may be the story's own last words.
 
@@ -151,6 +153,9 @@ def trim_story_tail(container: etree._Element, t: Thresholds,
     for block in reversed(headed_nothing):  # a heading over an emptied subsection goes too
         gone.add(id(block))
     doomed += headed_nothing
+    story = sum(b.prose for b in blocks if is_prose(b, t))
+    if sum(b.chars for b in doomed) > t.tail_max_share * story:
+        return 0  # a hub's index after its introduction, not a story's teasers
     for block in doomed:
         _remove_block(block.element, container)
     if trace is not None and doomed:
