@@ -30,6 +30,7 @@ from typing import Any
 
 from lxml import etree
 
+from crawler.extraction.clean import _remove as remove_keeping_tail
 from crawler.extraction.thresholds import Thresholds
 
 TAIL_RULE = "story-tail"
@@ -172,14 +173,7 @@ def _remove_block(el: etree._Element, container: etree._Element) -> None:
     parent = el.getparent()
     if parent is None:
         return
-    tail = el.tail
-    previous = el.getprevious()
-    parent.remove(el)
-    if tail and tail.strip():
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
+    remove_keeping_tail(el)
     while parent is not None and parent is not container and len(parent) == 0 \
             and not (parent.text or "").strip() and parent.tag not in _OPAQUE:
         grand = parent.getparent()
