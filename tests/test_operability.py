@@ -23,6 +23,7 @@ import pytest
 from tests.conftest import (REPO_ROOT, CrawlResult, crawl_command, read_crawl, run_crawl,
                             static_servers)
 from tests.linked_site import build_linked_site
+from tests.processes import alive
 from tests.redis_server import free_port
 
 #: A port nothing listens on, for the start URL and the Redis that are not there.
@@ -245,14 +246,6 @@ def _children(pid: int) -> set[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def _stored_pages(db_path: Path) -> int:
     """Rows in a crawl database that may still be being written (0 while it does not exist)."""
     if not db_path.exists():
@@ -298,7 +291,7 @@ def test_crawl_outlives_the_shell_that_launched_it(paced_site, tmp_path: Path) -
     subprocess.run(["sh", "-c", f"nohup {quoted} > {workdir / 'log'} 2>&1 & echo $! > {pid_file}"],
                    cwd=REPO_ROOT, check=True, timeout=30)
     pid = int(pid_file.read_text())
-    assert _wait_until(lambda: not _alive(pid), 180), "the crawl did not finish"
+    assert _wait_until(lambda: not alive(pid), 180), "the crawl did not finish"
     result = read_crawl(0, (workdir / "log").read_text(), workdir)
     assert "Crawl summary (finished, exit code 0)" in result.log, result.log[-3000:]
     assert len(result.items) == len(result.rows("url")) == 40
@@ -326,7 +319,7 @@ def test_killed_crawl_leaves_no_process_behind(paced_site, tmp_path: Path,
         descendants = _children(crawl.pid)
         crawl.send_signal(signal.SIGKILL)
         crawl.wait(timeout=30)
-        survivors = lambda: {pid for pid in descendants if _alive(pid)}  # noqa: E731
+        survivors = lambda: {pid for pid in descendants if alive(pid)}  # noqa: E731
         assert _wait_until(lambda: not survivors(), 30), [
             Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:200]
             for pid in survivors()]
@@ -334,7 +327,7 @@ def test_killed_crawl_leaves_no_process_behind(paced_site, tmp_path: Path,
         if crawl.poll() is None:
             crawl.kill()
         for pid in descendants | _children(crawl.pid):
-            if _alive(pid):
+            if alive(pid):
                 os.kill(pid, signal.SIGKILL)
         log.close()
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from crawler.timebound import EXECUTOR_KINDS, BoundedRunner, TimeLimitExceeded
+from tests.processes import alive
 
 
 @pytest.mark.parametrize("kind", EXECUTOR_KINDS)
@@ -81,9 +82,9 @@ def test_a_call_past_its_limit_frees_its_process_worker_at_once() -> None:
             after = [await runner.run(sum, [1, 2]), await runner.run(sum, [3, 4])]
             waited = time.monotonic() - began
             deadline = time.monotonic() + 10
-            while _alive(stuck_pid) and time.monotonic() < deadline:
+            while alive(stuck_pid) and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
-            return gave_up, after, waited, _alive(stuck_pid)
+            return gave_up, after, waited, alive(stuck_pid)
         finally:
             runner.close()
 
@@ -155,27 +156,19 @@ asyncio.run(main())
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_process_workers_die_when_their_owner_is_killed() -> None:
     owner = subprocess.Popen([sys.executable, "-c", OWNER_SCRIPT], stdout=subprocess.PIPE,
                              text=True, cwd=Path(__file__).resolve().parent.parent)
     try:
         worker, server = (int(pid) for pid in owner.stdout.readline().split())
-        assert _alive(worker) and _alive(server)
+        assert alive(worker) and alive(server)
         os.kill(owner.pid, signal.SIGKILL)
         owner.wait()
         deadline = time.monotonic() + 10
-        while (_alive(worker) or _alive(server)) and time.monotonic() < deadline:
+        while (alive(worker) or alive(server)) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not _alive(worker) and not _alive(server), "orphaned extraction processes"
+        assert not alive(worker) and not alive(server), "orphaned extraction processes"
     finally:
         owner.kill()
 
