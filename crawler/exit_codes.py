@@ -12,6 +12,9 @@ from __future__ import annotations
 STARTUP_ERROR = "startup_error"
 #: ``start_unreachable``: no start URL answered.
 START_UNREACHABLE = "start_unreachable"
+#: ``start_failed``: every start URL's server answered, but with an error (an HTTP error status,
+#: a broken or refused response), and no page was found any other way (sitemaps).
+START_FAILED = "start_failed"
 #: ``storage_error``: a page could not be written (disk full, I/O error). A database that cannot
 #: be used at all (read-only, another application's file) is refused at open: ``startup_error``.
 STORAGE_ERROR = "storage_error"
@@ -21,6 +24,7 @@ REDIS_UNAVAILABLE = "redis_unavailable"
 EXIT_CODES: dict[str, int] = {
     STARTUP_ERROR: 2,
     START_UNREACHABLE: 3,
+    START_FAILED: 6,
     STORAGE_ERROR: 4,
     REDIS_UNAVAILABLE: 5,
 }

@@ -8,6 +8,7 @@ crawls of one table run a few at a time, since each spends most of its time star
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -39,22 +40,28 @@ def run_concurrently(jobs: dict[str, Callable[[], CrawlResult]]) -> dict[str, Cr
 
 # -- exit codes ----------------------------------------------------------------------------
 
-#: name -> (start URL is the live site?, spider args, settings, exit code, close reason,
+#: Where a case's start URL points: the live site, a server with no page at all, or a port
+#: nothing listens on.
+SITE, EMPTY_SERVER, CLOSED = "site", "empty server", "closed port"
+
+#: name -> (where the start URL points, spider args, settings, exit code, close reason,
 #:          a line the log must hold)
-EXIT_CASES: dict[str, tuple[bool, dict[str, str], dict[str, str], int, str, str]] = {
-    "finished": (True, {}, {}, 0, "finished", "Crawl summary (finished, exit code 0)"),
-    "max_pages": (True, {"max_pages": "2"}, {}, 0, "max_pages", "exit code 0"),
-    "start_unreachable": (False, {}, {}, 3, "start_unreachable",
+EXIT_CASES: dict[str, tuple[str, dict[str, str], dict[str, str], int, str, str]] = {
+    "finished": (SITE, {}, {}, 0, "finished", "Crawl summary (finished, exit code 0)"),
+    "max_pages": (SITE, {"max_pages": "2"}, {}, 0, "max_pages", "exit code 0"),
+    "start_unreachable": (CLOSED, {}, {}, 3, "start_unreachable",
                           f"Start URL http://127.0.0.1:{CLOSED_PORT}/ is unreachable"),
-    "bad_argument": (True, {"max_pages": "many"}, {}, 2, "startup_error",
+    "start_failed": (EMPTY_SERVER, {}, {}, 6, "start_failed",
+                     "No start page could be fetched and no other page was found"),
+    "bad_argument": (SITE, {"max_pages": "many"}, {}, 2, "startup_error",
                      "Cannot start the crawl: -a max_pages='many'"),
-    "unknown_argument": (True, {"max_page": "5"}, {}, 2, "startup_error",
+    "unknown_argument": (SITE, {"max_page": "5"}, {}, 2, "startup_error",
                          "Cannot start the crawl: unknown spider argument -a max_page; valid "
                          "arguments: start, subdomains, max_pages, max_depth,"),
-    "bad_setting": (True, {}, {"TRAP_MAX_PATTERN_DEPTH": "-1"}, 2, "startup_error",
+    "bad_setting": (SITE, {}, {"TRAP_MAX_PATTERN_DEPTH": "-1"}, 2, "startup_error",
                     "Cannot start the crawl: TRAP_MAX_PATTERN_DEPTH must be a whole number of "
                     "at least 0, got '-1'"),
-    "redis_unavailable": (True, {}, {"REDIS_URL": f"redis://127.0.0.1:{CLOSED_PORT}/0"}, 5,
+    "redis_unavailable": (SITE, {}, {"REDIS_URL": f"redis://127.0.0.1:{CLOSED_PORT}/0"}, 5,
                           "redis_unavailable", "cannot reach Redis at"),
 }
 
@@ -65,10 +72,12 @@ def exit_crawls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CrawlResu
     root = tmp_path_factory.mktemp("site")
     build_linked_site(root, 12)
     with static_servers() as start:
-        server = start(root)
+        starts = {SITE: start(root).url("/"),
+                  EMPTY_SERVER: start(tmp_path_factory.mktemp("empty")).url("/missing.html"),
+                  CLOSED: f"http://127.0.0.1:{CLOSED_PORT}/"}
         jobs = {}
-        for name, (live, spider_args, settings, _, _, _) in EXIT_CASES.items():
-            url = server.url("/") if live else f"http://127.0.0.1:{CLOSED_PORT}/"
+        for name, (target, spider_args, settings, _, _, _) in EXIT_CASES.items():
+            url = starts[target]
             workdir = tmp_path_factory.mktemp(name)
             jobs[name] = (lambda url=url, workdir=workdir, spider_args=spider_args,
                           settings=settings: run_crawl(
@@ -84,11 +93,12 @@ def test_exit_code_tells_how_the_crawl_ended(case: str, exit_crawls) -> None:
     assert result.returncode == code, result.log[-3000:]
     assert result.stats["finish_reason"] == reason
     assert result.stats["summary/exit_code"] == code
-    assert line in result.log
+    assert line in result.log, result.log[-3000:]
     assert "Traceback" not in result.log
     if code:
         assert result.items == [] and not result.feed_path.exists()  # no empty feed file
-        assert f"errors: {reason}=1" in result.log  # never "errors: none" for a failed crawl
+        errors = re.search(r"Crawl summary .*; errors: (.*)", result.log).group(1)
+        assert f"{reason}=1" in errors.split(", ")  # never "errors: none" for a failed crawl
     else:
         assert result.items and "errors: none" in result.log
 

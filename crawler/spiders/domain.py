@@ -35,6 +35,7 @@ from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 from twisted.internet.error import DNSLookupError
 from twisted.python.failure import Failure
 
+from crawler.exit_codes import START_FAILED, START_UNREACHABLE
 from crawler.extensions.content_type import STOPPED_TYPE_META
 from crawler.extraction.document import MAX_ATTRIBUTES, limit_attributes
 from crawler.fingerprint import CANONICAL_URL_META
@@ -226,6 +227,9 @@ class DomainSpider(Spider):
                 self.startup_error = str(exc)
         self.render_mode = self.config.render if self.config else "never"
         self.pages_yielded = 0
+        #: Start requests sent, and how many of them ended in an error (after retries).
+        self.start_requests_sent = 0
+        self.start_requests_failed = 0
         self.strip_session_ids = True  # TRAP_STRIP_SESSION_IDS, read in from_crawler
         self.sitemap_limits = SitemapLimits(0, 0, 0, 0)  # read in from_crawler
         self.link_limit = 0  # LINKS_MAX_PER_PAGE, read in from_crawler
@@ -308,8 +312,9 @@ class DomainSpider(Spider):
         reachable = [url for url in self.config.start_urls if await self._is_reachable(url)]
         if not reachable:
             self.crawler.stats.set_value("crawl/start_unreachable", len(self.config.start_urls))
-            raise CloseSpider("start_unreachable")
+            raise CloseSpider(START_UNREACHABLE)
         for url in reachable:
+            self.start_requests_sent += 1
             yield self._page_request(url, depth=0, is_start=True)
         if self.config.sitemaps:
             for origin in dict.fromkeys(self._origin(url) for url in reachable):
@@ -757,9 +762,16 @@ class DomainSpider(Spider):
         self.refill_sitemap_queue()
 
     def on_spider_idle(self, spider: Spider) -> None:
-        """Keep the crawl open while sitemap URLs wait to be requested."""
+        """Keep the crawl open while sitemap URLs wait to be requested; end a crawl whose
+        start pages all failed and that found no page any other way as ``start_failed``."""
         if self.refill_sitemap_queue(idle=True):
             raise DontCloseSpider
+        if (self.start_requests_sent and self.pages_yielded == 0
+                and self.start_requests_failed >= self.start_requests_sent):
+            self.crawler.stats.set_value("crawl/start_failed", self.start_requests_failed)
+            logger.error("No start page could be fetched and no other page was found (see the "
+                         "errors above); nothing was stored")
+            raise CloseSpider(START_FAILED)
 
     def closed(self, reason: str) -> None:
         """Count (and keep under JOBDIR for the next run) the sitemap URLs never requested."""
@@ -800,6 +812,8 @@ class DomainSpider(Spider):
             return  # counted (and logged) by the component that stopped or refused it
         kind = self._error_kind(failure)
         self.crawler.stats.inc_value(f"errors/{kind}")
+        if request.meta.get("is_start"):
+            self.start_requests_failed += 1
         reason = failure.getErrorMessage() or kind
         if failure.check(HttpError):
             reason = f"HTTP {failure.value.response.status}"
