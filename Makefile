@@ -7,7 +7,7 @@ PYTHON ?= python3
 START ?=
 ARGS ?=
 PYTEST_ARGS ?=
-SYSTEM_PACKAGES ?= chromium redis-server
+SYSTEM_PACKAGES ?= chromium chromium-headless-shell redis-server
 
 .PHONY: crawl test demo setup system-deps clean
 
@@ -30,7 +30,8 @@ demo: setup
 
 setup: system-deps $(VENV)/.installed
 
-# Debian packages: the browser for JavaScript pages and Redis for distributed crawls.
+# Debian packages: the browser for JavaScript pages (chromium's headless shell, which the crawl
+# prefers for its lower cost per page, and chromium, the fallback) and Redis for distributed crawls.
 system-deps:
 	@missing=""; \
 	for pkg in $(SYSTEM_PACKAGES); do command -v $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \

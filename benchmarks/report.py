@@ -134,11 +134,12 @@ def browser_timings(report: Path, pages: int) -> dict[str, float]:
     selector: the report's policy forbids the evaluated strings of ``wait_for_function``)."""
     from playwright.sync_api import sync_playwright
 
+    from crawler.rendering import find_browser
     from crawler.settings import CHROMIUM_PATH
 
     timings = {}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH)
+        browser = playwright.chromium.launch(executable_path=find_browser(CHROMIUM_PATH))
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         started = time.perf_counter()
         page.goto(report.as_uri())

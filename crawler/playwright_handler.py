@@ -73,7 +73,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         if not self._started:
             async with self._start_lock:
                 if not self._started:
-                    logger.info("First page to render (%s): starting the browser", request.url)
+                    logger.info("First page to render (%s): starting the browser %s",
+                                request.url, self.config.launch_options.get("executable_path"))
                     await self._launch()
                     self._page_pool = self._make_pool()
                     self._started = True

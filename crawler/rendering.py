@@ -19,6 +19,7 @@ import logging
 import os
 import re
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,18 +214,26 @@ def should_abort_request(request: Any) -> bool:
     return False
 
 
-def find_browser(configured: str | None) -> str | None:
-    """Absolute path of an executable browser at the configured path (or on PATH), else None."""
-    if not configured:
-        return None
-    if os.sep in configured:
-        return configured if os.path.isfile(configured) and os.access(configured, os.X_OK) else None
-    return shutil.which(configured)
+def find_browser(configured: str | Sequence[str] | None) -> str | None:
+    """The first executable browser among the configured paths or names on PATH (one, or a
+    list in order of preference), as an absolute path; None when there is none."""
+    candidates = [configured] if isinstance(configured, str) else list(configured or [])
+    for candidate in candidates:
+        candidate = candidate.strip()
+        if not candidate:
+            continue
+        if os.sep in candidate:
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
+        elif found := shutil.which(candidate):
+            return found
+    return None
 
 
 def launch_options(executable: str, base: dict[str, Any] | None = None,
                    renderer_processes: int = 0) -> dict[str, Any]:
-    """PLAYWRIGHT_LAUNCH_OPTIONS for Debian's chromium at ``executable``; with
+    """PLAYWRIGHT_LAUNCH_OPTIONS for Debian's chromium (or its headless shell) at
+    ``executable``; with
     ``renderer_processes`` chromium runs the pages in at most that many renderer processes."""
     options = dict(base or {})
     options["executable_path"] = executable

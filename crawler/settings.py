@@ -223,9 +223,13 @@ FEED_STORE_EMPTY = False
 FEED_EXPORT_ENCODING = "utf-8"
 
 # Rendering (scrapy-playwright), installed by the spider only when render != never.
-# The browser is Debian's chromium; CHROMIUM_PATH or the environment variable
+# The browser is the first executable of CHROMIUM_PATH (paths or names on PATH, a list or a
+# comma-separated string): Debian's chromium-headless-shell (chromium's old headless shell, no
+# browser UI: about 40% less CPU per rendered page than chromium, README "Rendering throughput")
+# when it is installed, else Debian's chromium. CHROMIUM_PATH or the environment variable
 # CRAWLER_CHROMIUM_PATH points elsewhere.
-CHROMIUM_PATH = os.environ.get("CRAWLER_CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_PATH = (os.environ.get("CRAWLER_CHROMIUM_PATH")
+                 or ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"])
 # A rendered page is read once its load event has fired and its DOM has then stayed unchanged for
 # RENDER_SETTLE_QUIET_MS (at most RENDER_SETTLE_MAX_MS after load; either 0: no wait after load).
 RENDER_WAIT_UNTIL = "load"

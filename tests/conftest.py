@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -210,11 +209,15 @@ def run_crawl(start: str, workdir: Path, *, timeout: float = 240, env: dict[str,
 
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
-    """Path of the browser used for rendering tests (they need a real one)."""
-    path = os.environ.get("CRAWLER_CHROMIUM_PATH", "/usr/bin/chromium")
-    if not (shutil.which(path) or os.access(path, os.X_OK)):
-        pytest.fail(f"rendering tests need chromium at {path}; run the test command from the "
-                    "README, which installs it")
+    """Path of the browser a crawl renders with by default (CHROMIUM_PATH's first executable):
+    rendering tests need a real one, and render with the one the crawl chooses."""
+    from crawler.rendering import find_browser
+    from crawler.settings import CHROMIUM_PATH
+
+    path = find_browser(CHROMIUM_PATH)
+    if path is None:
+        pytest.fail(f"rendering tests need a browser at {CHROMIUM_PATH}; run the test command "
+                    "from the README, which installs it")
     return path
 
 

@@ -105,9 +105,31 @@ def test_blocked_resources(resource_type: str, frame: _Frame, blocked: bool) -> 
     assert (resource_type in BLOCKED_RESOURCE_TYPES) <= blocked
 
 
+@pytest.mark.parametrize(("configured", "found"), [
+    (["shell", "chromium"], "shell"),  # the headless shell first when it is installed
+    (["missing", "chromium"], "chromium"),  # else the next one
+    (["not-executable", "chromium"], "chromium"),
+    ("chromium", "chromium"),  # one path, as CRAWLER_CHROMIUM_PATH gives it
+    (["missing", "not-executable"], None),
+    ([" ", ""], None),
+    ("", None),
+    (None, None),
+])
+def test_browser_lookup_takes_the_first_executable(configured: str | list[str] | None,
+                                                    found: str | None, tmp_path: Path) -> None:
+    for name in ("shell", "chromium", "not-executable"):
+        (tmp_path / name).write_text("#!/bin/sh\n")
+        (tmp_path / name).chmod(0o644 if name == "not-executable" else 0o755)
+
+    def path(name: str) -> str:
+        return str(tmp_path / name) if name.strip() else name
+
+    paths = configured if configured is None else (
+        path(configured) if isinstance(configured, str) else [path(n) for n in configured])
+    assert find_browser(paths) == (found and str(tmp_path / found))
+
+
 def test_browser_lookup_and_launch_options(tmp_path: Path) -> None:
-    assert find_browser(str(tmp_path / "missing")) is None
-    assert find_browser("") is None
     fake = tmp_path / "chromium"
     fake.write_text("#!/bin/sh\n")
     fake.chmod(0o755)

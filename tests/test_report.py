@@ -133,10 +133,11 @@ def test_report_writes_one_html_file_and_page_views_beside_it(crawled: Crawled) 
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
+    from crawler.rendering import find_browser
     from crawler.settings import CHROMIUM_PATH
 
     with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM_PATH, headless=True)
+        instance = playwright.chromium.launch(executable_path=find_browser(CHROMIUM_PATH), headless=True)
         yield instance
         instance.close()
 

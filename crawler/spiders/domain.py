@@ -273,11 +273,12 @@ class DomainSpider(Spider):
         settings = crawler.settings
         if self.render_mode == "never" or self.startup_error:
             return
-        configured = settings.get("CHROMIUM_PATH")
+        configured = settings.getlist("CHROMIUM_PATH")
         browser = find_browser(configured)
         if browser is None:
             message = (f"render={self.render_mode} needs a browser, but none was found at "
-                       f"{configured!r}; install Debian's chromium or set CHROMIUM_PATH "
+                       f"{', '.join(map(repr, configured)) or 'an empty CHROMIUM_PATH'}; install "
+                       "Debian's chromium-headless-shell or chromium, or set CHROMIUM_PATH "
                        "(or the CRAWLER_CHROMIUM_PATH environment variable)")
             if self.render_mode == "always":
                 self.startup_error = message
