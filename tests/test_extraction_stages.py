@@ -285,7 +285,7 @@ LITERALS_ALLOWED = {("candidates.py", "round(self.link_density, 3)"),
 
 
 @pytest.mark.parametrize("module", ["candidates.py", "stages.py", "clean.py", "comments.py",
-                                    "story_tail.py", "media_captions.py"])
+                                    "story_tail.py", "media_captions.py", "product_rails.py"])
 def test_no_number_steers_the_choice_or_the_cleaning_outside_the_thresholds(module: str) -> None:
     """Every number of the choice and the cleaning is a field of ``Thresholds`` (0 and 1, slice
     bounds of trace text and format specifications aside)."""

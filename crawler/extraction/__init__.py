@@ -23,6 +23,7 @@ from crawler.extraction.clean import clean_container, discount_named_blocks, str
 from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import Detection, load_rules, detect_framework
 from crawler.extraction.media_captions import drop_media_captions
+from crawler.extraction.product_rails import drop_product_rails
 from crawler.extraction.result import Extraction
 from crawler.extraction.story_tail import trim_story_tail
 from crawler.extraction.scoring import compute_stats, density_scores
@@ -100,6 +101,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                     and page.metadata.page_type == STORY_PAGE_TYPE:
                 trim_story_tail(element, page.thresholds, log)
                 drop_media_captions(element, page.thresholds, log)
+            if cand.tier != tiers.TIER_RULES and page.is_product:
+                drop_product_rails(element, url, page.thresholds, log)
         result.method = cand.tier
     _render(result, element, url)
     if not result.content_text and page.metadata is not None and page.metadata.description:

@@ -341,6 +341,19 @@ class Thresholds:
     pictures is a card of a grid (a team, a gallery), whose text is the content. Structural: a
     row of three is a grid (as ``min_grid_items`` less one: a row, not a page of cards)."""
 
+    # --- rails of other products (cleaning) ------------------------------------------------
+    rail_min_items: int = 3
+    """Sibling linked cards of one tag and class, at least this many, are a rail of other
+    products on a product page. Structural: a row of three (as ``caption_card_items``)."""
+    rail_link_share: float = 0.7
+    """A card sells another page when at least this share of its text is inside links leading
+    away from the page (a product name and a price in one link; a variant swatch or a review
+    with a profile link is not). Set by hand on extraction-dev product pages of the
+    development folds."""
+    rail_max_share: float = 0.5
+    """Rails go only when together they hold at most this share of the container's text; a
+    container made mostly of cards lists products. Structural (half)."""
+
     def as_dict(self) -> dict[str, float]:
         """Every threshold by name (for the trace and benchmarks)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
