@@ -9,6 +9,7 @@ from crawler.extraction import extract
 from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import load_rules
 from crawler.extraction.scoring import compute_stats, density_scores
+from crawler.extraction.thresholds import THRESHOLDS
 
 INTRO = ("Lightweight, supportive and comfortable, our sneakers make any outing feel easy, "
          "whether you walk the dog, run errands or sit at your desk all day long. ")
@@ -174,8 +175,8 @@ GRID_CASES = [
 @pytest.mark.parametrize("name, body, grid_class", GRID_CASES, ids=[c[0] for c in GRID_CASES])
 def test_grid_of_linked_items(name: str, body: str, grid_class: str | None) -> None:
     tree = parse_html(page(body)).tree.find("body")
-    stats = compute_stats(tree)
-    grid = tiers.item_grid(tree, stats, density_scores(tree, stats), load_rules().cleaning.chrome)
+    stats = compute_stats(tree, THRESHOLDS)
+    grid = tiers.item_grid(tree, stats, density_scores(tree, stats, THRESHOLDS), load_rules().cleaning.chrome)
     assert (grid.element.get("class") if grid is not None else None) == grid_class
 
 

@@ -276,16 +276,68 @@ def test_cleaning_thresholds_are_swept_through_extract(changes: dict, box_stays:
     assert ("Get the harbour letter" in result.content_text) is box_stays
 
 
-# Numbers that stay literals in the choice and cleaning code, each for a reason: display widths
-# and rounding of trace entries, ordinal ranks of candidates, and the agreement ratio compared to
-# a tenth (ties broken by tier).
+DENSITY_PAGE = ("<html><body><div id='top'><a href='/'>Harbour</a></div><div id='story'>"
+                + paras(0, 4) + "</div></body></html>")
+
+
+@pytest.mark.parametrize("changes, story_scored, paragraphs", [
+    ({}, True, 4),
+    ({"score_min_chars": 10_000}, False, 4),  # no paragraph reaches the scoring minimum
+    ({"paragraph_min_chars": 1_000}, True, 0),  # no paragraph is long enough to count
+])
+def test_text_statistics_and_density_score_read_the_thresholds(changes: dict, story_scored: bool,
+                                                               paragraphs: int) -> None:
+    """The text figures and the density score read the thresholds passed to ``extract`` (a
+    sweep reaches them); the story's own text is counted whatever they say."""
+    from crawler.extraction import analyse
+    from crawler.extraction.document import parse_html
+
+    page = analyse(parse_html(DENSITY_PAGE).tree, "https://example.org/a",
+                   dataclasses.replace(THRESHOLDS, **changes))
+    story = page.body.get_element_by_id("story")
+    assert (story in page.scores) is story_scored
+    assert page.stats[story].paragraphs == paragraphs
+    assert page.stats[story].chars > 400
+
+
+@pytest.mark.parametrize("weight", ["tag_weight_frame", "class_name_weight"])
+def test_readability_weights_are_thresholds(weight: str) -> None:
+    """Raising a weight raises the story's score by it (a div named ``story`` is content-like
+    by its id); the other elements' scores stay."""
+    from crawler.extraction import analyse
+    from crawler.extraction.document import parse_html
+
+    base = analyse(parse_html(DENSITY_PAGE).tree, "https://example.org/a", THRESHOLDS)
+    more = analyse(parse_html(DENSITY_PAGE).tree, "https://example.org/a",
+                   dataclasses.replace(THRESHOLDS, **{weight: getattr(THRESHOLDS, weight) + 10}))
+    story = base.body.get_element_by_id("story")
+    story_more = more.body.get_element_by_id("story")
+    assert more.scores[story_more] == pytest.approx(base.scores[story] + 10)
+    assert len(more.scores) == len(base.scores)
+
+
+# Numbers that stay literals in the choice and cleaning code, each for a reason: display
+# precision of trace entries and of the stored quality figures, ordinal ranks of candidates,
+# cache sizes and the package's folder layout (frameworks), and the body metric's own
+# definition (4-token shingles as the corpus scorer counts them, F1's harmonic mean).
 LITERALS_ALLOWED = {("candidates.py", "round(self.link_density, 3)"),
                     ("candidates.py", "scores, 2))"),
-                    ("candidates.py", "-round(item[0], 1)")}
+                    ("quality.py", "round(ratio, 4), round(link_density, 4)"),
+                    ("quality.py", "words / page_words), 4)"),
+                    ("quality.py", "min(1.0, score)), 3)"),
+                    ("frameworks.py", "lru_cache(maxsize="),
+                    ("frameworks.py", "here.parents["),
+                    ("frameworks.py", "sel.attrs[0][2]"),
+                    ("evaluation.py", "SHINGLE_TOKENS = 4"),
+                    ("evaluation.py", "2 * pr * rc")}
+
+CHOICE_AND_CLEANING_MODULES = ["scoring.py", "structured.py", "frameworks.py", "candidates.py",
+                               "stages.py", "clean.py", "comments.py", "story_tail.py",
+                               "media_captions.py", "product_rails.py", "evaluation.py",
+                               "quality.py"]
 
 
-@pytest.mark.parametrize("module", ["candidates.py", "stages.py", "clean.py", "comments.py",
-                                    "story_tail.py", "media_captions.py", "product_rails.py"])
+@pytest.mark.parametrize("module", CHOICE_AND_CLEANING_MODULES)
 def test_no_number_steers_the_choice_or_the_cleaning_outside_the_thresholds(module: str) -> None:
     """Every number of the choice and the cleaning is a field of ``Thresholds`` (0 and 1, slice
     bounds of trace text and format specifications aside)."""

@@ -36,14 +36,15 @@ logger = logging.getLogger(__name__)
 __all__ = ["STAGES", "STAGE_NAMES", "THRESHOLDS", "Extraction", "PageAnalysis", "Thresholds",
            "analyse", "extract"]
 
-def _structured_and_metadata(tree: HtmlElement, url: str, trace: list[dict[str, Any]] | None):
+def _structured_and_metadata(tree: HtmlElement, url: str, trace: list[dict[str, Any]] | None,
+                             thresholds: Thresholds):
     """Structured data and metadata of the untouched tree (either may be missing on error)."""
     from crawler.extraction.metadata import extract_metadata
     from crawler.extraction.structured import parse_structured
 
     structured = metadata = None
     try:
-        structured = parse_structured(tree, url)
+        structured = parse_structured(tree, url, thresholds)
     except Exception as exc:  # noqa: BLE001 - a metadata failure must not lose the content
         logger.warning("structured data failed on %s: %s", url, exc)
         _note(trace, step="structured", error=str(exc))
@@ -114,7 +115,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
               "the method")
     _render_comments(result, page.comments, url)
     _apply_metadata(result, page.metadata, page.detection)
-    _assess(result, element, doc.html_length)
+    _assess(result, element, doc.html_length, page.thresholds)
     _note(log, step="done", seconds=round(time.perf_counter() - started, 4))
     return result
 
@@ -124,7 +125,7 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     """The page record of a parsed page: structured data and metadata of the untouched tree, the
     detected rules, the figures of a cleaned working copy and every proposer's candidates,
     validated."""
-    structured, metadata = _structured_and_metadata(tree, url, log)
+    structured, metadata = _structured_and_metadata(tree, url, log, thresholds)
     rules = load_rules()
     detection = detect_framework(tree, url, rules)
     _note(log, step="framework", framework=detection.framework, theme=detection.theme,
@@ -137,14 +138,14 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     if body is None:
         body = work
     comments = _set_comments_apart(body, detection, structured, rules.cleaning, thresholds, log)
-    stats = compute_stats(body)
+    stats = compute_stats(body, thresholds)
     discounted = discount_named_blocks(body, stats, rules.cleaning, thresholds)
     _note(log, step="prepare", not_content_blocks=discounted)
-    scores = density_scores(body, stats)
+    scores = density_scores(body, stats, thresholds)
     page = PageAnalysis(url=url, tree=tree, body=body, stats=stats, scores=scores, rules=rules,
                         detection=detection, thresholds=thresholds, structured=structured,
                         metadata=metadata, trace=log, comments=comments)
-    page.candidates += tiers.rule_candidates(body, detection, stats, scores)
+    page.candidates += tiers.rule_candidates(body, detection, stats, scores, thresholds)
     page.candidates += tiers.semantic_candidates(body, stats, scores, thresholds)
     page.candidates += tiers.pattern_candidates(body, stats, scores, rules.cleaning, thresholds)
     page.candidates += tiers.density_candidates(stats, scores, rules.cleaning.chrome, thresholds)
@@ -248,7 +249,8 @@ def _apply_metadata(result: Extraction, metadata: Any, detection: Detection) -> 
     result.page_type = metadata.page_type
 
 
-def _assess(result: Extraction, element: HtmlElement | None, html_length: int) -> None:
+def _assess(result: Extraction, element: HtmlElement | None, html_length: int,
+            thresholds: Thresholds) -> None:
     """Quality score and reasons of the result."""
     try:
         from crawler.extraction.quality import assess_quality
@@ -256,6 +258,6 @@ def _assess(result: Extraction, element: HtmlElement | None, html_length: int) -
         result.quality_score, result.quality_reasons = assess_quality(
             result.content_text, element=element, page_html_length=html_length,
             title=result.title, author=result.author, published=result.published,
-            language=result.language, tier=result.method)
+            language=result.language, tier=result.method, thresholds=thresholds)
     except Exception as exc:  # noqa: BLE001 - quality is advisory
         logger.warning("quality assessment failed on %s: %s", result.url, exc)

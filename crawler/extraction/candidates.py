@@ -130,7 +130,7 @@ def make_candidate(el: etree._Element, tier: str, source: str, stats: StatsMap,
 
 
 def rule_candidates(tree: etree._Element, detection: Detection, stats: StatsMap,
-                    scores: Mapping[etree._Element, float]) -> list[Candidate]:
+                    scores: Mapping[etree._Element, float], t: Thresholds) -> list[Candidate]:
     """Candidates from framework and domain rules, in rule order."""
     out: list[Candidate] = []
     rank = 0
@@ -149,7 +149,7 @@ def rule_candidates(tree: etree._Element, detection: Detection, stats: StatsMap,
                 # element of the page (shares of the text, the name rule's safety check).
                 cand = make_candidate(wrapper, TIER_RULES,
                                       f"{rule.source}: {selector.css} (x{len(matches)})",
-                                      stats, scores, rank, own_stats=compute_stats(wrapper))
+                                      stats, scores, rank, own_stats=compute_stats(wrapper, t))
             elif len(matches) == 1:
                 cand = make_candidate(matches[0], TIER_RULES, f"{rule.source}: {selector.css}", stats,
                              scores, rank)
@@ -381,7 +381,8 @@ def choose(cands: list[Candidate], stats: StatsMap, chrome: PageChrome,
         return pick, "container of repeated content items holding the density winner"
     if agreeing:
         tier_order = {TIER_PATTERN: 0, TIER_SEMANTIC: 1}
-        agreeing.sort(key=lambda item: (-round(item[0], 1), tier_order.get(item[1].tier, 2)))
+        agreeing.sort(key=lambda item: (-round(item[0], t.agreement_tie_decimals),
+                                        tier_order.get(item[1].tier, len(tier_order))))
         return agreeing[0][1], "semantic/pattern candidate agreeing with the density winner"
     return best, "density winner (widened)"
 

@@ -363,7 +363,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     links (a table of contents, a changelog) is the page's content.
     """
     if stats is None or container not in stats:
-        stats = compute_stats(container)
+        stats = compute_stats(container, t)
     total = max(stats[container].chars, 1)
     removed: set[etree._Element] = set()
     by_name: list[etree._Element] = []

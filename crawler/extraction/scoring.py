@@ -15,10 +15,25 @@ logger = logging.getLogger(__name__)
 
 GOOD_BLOCK_TAGS = frozenset({"p", "pre", "blockquote", "td", "th", "li", "dd", "dt", "h1", "h2",
                              "h3", "h4", "h5", "h6", "figcaption", "summary", "address"})
-PARAGRAPH_MIN_CHARS = 40
-"""A paragraph tag holding at least this many characters counts as a paragraph (one line of
-prose; a label or a button is shorter)."""
+"""Text blocks whose text, long enough and not mostly links, is content-like."""
 PARAGRAPH_TAGS = frozenset({"p", "pre", "blockquote", "td", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
+"""Tags that count as a paragraph when they hold ``paragraph_min_chars`` characters."""
+SCORED_TAGS = frozenset({"p", "pre", "td", "blockquote", "li", "dd"})
+"""Blocks whose text is scored and added to their ancestors (Readability's paragraphs)."""
+SCORED_WRAPPER_TAGS = frozenset({"div", "section"})
+"""Wrappers scored like a paragraph when they hold text of their own (prose written straight
+into a ``div``)."""
+LIST_ITEM_TAGS = frozenset({"li"})
+"""Scored blocks that weigh ``score_list_item_factor`` of a paragraph (list entries)."""
+UNSCORED_TAGS = frozenset({"html", "body"})
+"""Ancestors that gather scores but are never candidates (the whole page)."""
+
+# Readability's tag weights, by group (each weight a field of ``Thresholds``).
+ARTICLE_WEIGHT_TAGS = frozenset({"article"})
+FRAME_WEIGHT_TAGS = frozenset({"div", "main"})
+BLOCK_WEIGHT_TAGS = frozenset({"section", "pre", "td", "blockquote"})
+LIST_WEIGHT_TAGS = frozenset({"form", "ol", "ul", "dl", "dd", "dt", "li", "address"})
+HEADING_WEIGHT_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "th"})
 
 POSITIVE = re.compile(
     r"article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown"
@@ -68,7 +83,8 @@ def _text_chars(text: str | None) -> tuple[int, int]:
     return len(text) - blanks, text.count(",")
 
 
-def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]) -> Stats:
+def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats],
+           t: Thresholds) -> Stats:
     """Stats of el (its descendants included), recorded for every element under it (a
     module-level function: a closure that calls itself is a reference cycle, which would keep
     the whole tree alive until the next garbage collection)."""
@@ -84,7 +100,7 @@ def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]
     for child in el:
         child_tag = child.tag
         if isinstance(child_tag, str) and child_tag and child_tag not in NOT_TEXT_TAGS:
-            cst = _visit(child, linked, stats)
+            cst = _visit(child, linked, stats, t)
             total += cst.chars
             link_chars += cst.link_chars
             commas += cst.commas
@@ -101,34 +117,36 @@ def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]
                 link_chars += chars
     if is_link:
         links += 1
-    if tag in PARAGRAPH_TAGS and total >= PARAGRAPH_MIN_CHARS:
+    if tag in PARAGRAPH_TAGS and total >= t.paragraph_min_chars:
         paragraphs += 1
     if linked:
         good = 0
     elif tag in GOOD_BLOCK_TAGS:
-        if total >= 15 and link_chars < 0.5 * total:
+        if total >= t.content_block_min_chars \
+                and link_chars < t.content_block_max_link_share * total:
             good = max(good, total - link_chars)
-    elif direct >= 30:
+    elif direct >= t.loose_text_min_chars:
         good += direct
     st = stats[el] = Stats(chars=total, link_chars=link_chars, commas=commas,
                            paragraphs=paragraphs, links=links, good=good)
     return st
 
 
-def compute_stats(root: etree._Element) -> dict[etree._Element, Stats]:
+def compute_stats(root: etree._Element, t: Thresholds) -> dict[etree._Element, Stats]:
     """Stats of every element under root, in one post-order pass."""
     stats: dict[etree._Element, Stats] = {}
-    total = _visit(root, False, stats).chars
-    _discount_forms(root, stats, total)
+    total = _visit(root, False, stats, t).chars
+    _discount_forms(root, stats, total, t)
     return stats
 
 
-def _discount_forms(root: etree._Element, stats: dict[etree._Element, Stats], total: int) -> None:
+def _discount_forms(root: etree._Element, stats: dict[etree._Element, Stats], total: int,
+                    t: Thresholds) -> None:
     """Text inside a form that is not the whole page (sign-up, search, order forms: labels,
     hidden help blocks) is not content: zero its content-like count and mark it for scoring."""
     for form in root.iter("form"):
         st = stats.get(form)
-        if st is None or st.chars >= 0.5 * total or st.good == 0:
+        if st is None or st.chars >= t.form_page_share * total or st.good == 0:
             continue
         good = st.good
         for el in form.iter():
@@ -142,55 +160,76 @@ def _discount_forms(root: etree._Element, stats: dict[etree._Element, Stats], to
                 sub.good = max(0, sub.good - good)
 
 
-def class_weight(el: etree._Element) -> int:
-    """Readability's class/id weight: +25 for content-like names, -25 for boilerplate-like ones."""
+def class_weight(el: etree._Element, t: Thresholds) -> int:
+    """Readability's class/id weight: ``class_name_weight`` up for content-like names, down for
+    boilerplate-like ones."""
     weight = 0
     for value in (el.get("class"), el.get("id")):
         if not value:
             continue
         if NEGATIVE.search(value):
-            weight -= 25
+            weight -= t.class_name_weight
         if POSITIVE.search(value):
-            weight += 25
+            weight += t.class_name_weight
     return weight
 
 
-_TAG_BASE = {"div": 5, "article": 8, "main": 5, "section": 3, "pre": 3, "td": 3, "blockquote": 3,
-             "form": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3, "li": -3,
-             "address": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5, "h6": -5, "th": -5}
+def tag_weights(t: Thresholds) -> dict[str, int]:
+    """Readability's starting score of an ancestor by its tag (0 for tags not named)."""
+    weights: dict[str, int] = {}
+    for tags, weight in ((ARTICLE_WEIGHT_TAGS, t.tag_weight_article),
+                         (FRAME_WEIGHT_TAGS, t.tag_weight_frame),
+                         (BLOCK_WEIGHT_TAGS, t.tag_weight_block),
+                         (LIST_WEIGHT_TAGS, t.tag_weight_list),
+                         (HEADING_WEIGHT_TAGS, t.tag_weight_heading)):
+        weights.update(dict.fromkeys(tags, weight))
+    return weights
 
 
-def density_scores(root: etree._Element, stats: dict[etree._Element, Stats]) -> dict[etree._Element, float]:
+def _divider(level: int, t: Thresholds) -> float:
+    """How much less a block's score counts at an ancestor ``level`` steps above its parent:
+    all of it at the parent, half at the grandparent, then a third of it per level."""
+    if level == 0:
+        return 1
+    if level == 1:
+        return t.score_grandparent_divider
+    return level * t.score_ancestor_divider
+
+
+def density_scores(root: etree._Element, stats: dict[etree._Element, Stats],
+                   t: Thresholds) -> dict[etree._Element, float]:
     """Readability-style content scores: paragraph scores added to ancestors, scaled by link density."""
     raw: dict[etree._Element, float] = {}
     weights: dict[tuple[str | None, str | None], int] = {}  # by (class, id): names repeat
+    tag_base = tag_weights(t)
+    dividers = [_divider(level, t) for level in range(t.score_levels)]
     for el, st in stats.items():
         tag = el.tag
-        if tag not in ("p", "pre", "td", "blockquote", "li", "dd"):
-            if tag not in ("div", "section") or not el.text or len(el.text.strip()) < 25:
+        if tag not in SCORED_TAGS:
+            if tag not in SCORED_WRAPPER_TAGS or not el.text \
+                    or len(el.text.strip()) < t.score_min_chars:
                 continue
-        if st.chars < 25 or st.in_form:
+        if st.chars < t.score_min_chars or st.in_form:
             continue
-        score = 1.0 + st.commas + min(st.chars / 100.0, 3.0)
-        if tag == "li":
-            score *= 0.5
+        score = 1.0 + st.commas + min(st.chars / t.score_chars_per_point, t.score_length_cap)
+        if tag in LIST_ITEM_TAGS:
+            score *= t.score_list_item_factor
         parent = el.getparent()
-        level = 0
-        while parent is not None and level < 5:
+        for divider in dividers:
+            if parent is None:
+                break
             if parent not in raw:
                 names = (parent.get("class"), parent.get("id"))
                 weight = weights.get(names)
                 if weight is None:
-                    weight = weights[names] = class_weight(parent)
-                raw[parent] = _TAG_BASE.get(parent.tag, 0) + weight
-            divider = 1 if level == 0 else (2 if level == 1 else level * 3)
+                    weight = weights[names] = class_weight(parent, t)
+                raw[parent] = tag_base.get(parent.tag, 0) + weight
             raw[parent] += score / divider
             parent = parent.getparent()
-            level += 1
     scores: dict[etree._Element, float] = {}
     for el, value in raw.items():
         st = stats.get(el)
-        if st is None or el.tag in ("html", "body"):
+        if st is None or el.tag in UNSCORED_TAGS:
             continue
         scores[el] = value * (1.0 - st.link_density)
     return scores

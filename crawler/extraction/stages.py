@@ -22,7 +22,7 @@ from lxml.html import HtmlElement
 from crawler.extraction import candidates as tiers
 from crawler.extraction.candidates import Candidate, Check, Verdict
 from crawler.extraction.frameworks import Detection, PageChrome, RuleSet
-from crawler.extraction.scoring import PARAGRAPH_MIN_CHARS, Stats, compute_stats
+from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import Thresholds
 
 _WORD = re.compile(r"\w+")
@@ -313,7 +313,7 @@ def _article_body_candidate(article_body: str, page_words: set[str],
             etree.SubElement(wrapper, "p").text = line.strip()
     cand = tiers.make_candidate(wrapper, tiers.TIER_STRUCTURED,
                                 f"articleBody ({agreement:.0%} of words on the page)",
-                                {wrapper: _text_stats(article_body)}, {}, 0)
+                                {wrapper: _text_stats(article_body, t)}, {}, 0)
     if cand is None:
         return None
     tiers.validate(cand, t)
@@ -324,11 +324,11 @@ def _article_body_candidate(article_body: str, page_words: set[str],
     return cand
 
 
-def _text_stats(text: str) -> Stats:
+def _text_stats(text: str, t: Thresholds) -> Stats:
     """Figures of a plain text (no links)."""
     return Stats(chars=len("".join(text.split())), commas=text.count(","),
                  paragraphs=sum(1 for line in text.splitlines()
-                                 if len(line.strip()) >= PARAGRAPH_MIN_CHARS))
+                                 if len(line.strip()) >= t.paragraph_min_chars))
 
 
 def linked_item_list(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
@@ -368,7 +368,7 @@ def _trafilatura_candidate(page: PageAnalysis) -> Candidate | None:
             continue
         cand = tiers.make_candidate(element, tiers.TIER_TRAFILATURA,
                                     "trafilatura.extract" + (" (fast)" if fast else ""),
-                                    compute_stats(element), {}, 0)
+                                    compute_stats(element, page.thresholds), {}, 0)
         if cand is not None:
             tiers.validate(cand, page.thresholds)
             if cand.valid:

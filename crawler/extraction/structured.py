@@ -7,11 +7,13 @@ import json
 import logging
 import re
 from dataclasses import dataclass, field
+from enum import IntEnum, auto
 from typing import Any, Iterable, Iterator
 
 from lxml import etree
 from lxml.html import HtmlElement
 
+from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 from crawler.extraction.vocabulary import STRUCTURED_SKIPPED_TAGS
 
 logger = logging.getLogger(__name__)
@@ -164,23 +166,24 @@ def _load_json(text: str) -> Any:
     return None
 
 
-def _walk_nodes(data: Any, depth: int = 0) -> Iterator[dict]:
-    """Every JSON-LD object in document order: arrays, ``@graph`` and nested objects flattened."""
-    if depth > 8:
+def _walk_nodes(data: Any, max_depth: int, depth: int = 0) -> Iterator[dict]:
+    """Every JSON-LD object in document order: arrays, ``@graph`` and nested objects flattened
+    (down to ``max_depth`` levels of nesting)."""
+    if depth > max_depth:
         return
     if isinstance(data, list):
         for item in data:
-            yield from _walk_nodes(item, depth + 1)
+            yield from _walk_nodes(item, max_depth, depth + 1)
     elif isinstance(data, dict):
         if "@type" in data or "@id" in data:
             yield data
         graph = data.get("@graph")
         if graph is not None:
-            yield from _walk_nodes(graph, depth + 1)
+            yield from _walk_nodes(graph, max_depth, depth + 1)
         for key in ("mainEntity", "mainEntityOfPage", "itemReviewed", "about"):
             value = data.get(key)
             if isinstance(value, (dict, list)):
-                yield from _walk_nodes(value, depth + 1)
+                yield from _walk_nodes(value, max_depth, depth + 1)
 
 
 def _names(value: Any, index: dict[str, dict]) -> list[str]:
@@ -246,21 +249,38 @@ def _text_value(value: Any) -> str | None:
     return _clean(value)
 
 
-def _node_rank(node: dict) -> int:
+class NodeRank(IntEnum):
+    """How strongly a JSON-LD node describes the page's main content, weakest first."""
+
+    NONE = auto()
+    """Describes something else (a site, a breadcrumb, an organisation)."""
+    PAGE = auto()
+    """A whole page: a weaker source of title and date than an article."""
+    ENTITY = auto()
+    """A main entity (a product, an event): its name is the page's headline."""
+    ARTICLE = auto()
+    """An article-like node: its ``articleBody`` or ``text`` is the page's body."""
+    ARTICLE_WITH_BODY = auto()
+    """An article-like node that carries its body or headline."""
+
+
+def _node_rank(node: dict) -> NodeRank:
     """How strongly a JSON-LD node describes the page's main content (higher is better)."""
     types = {t.lower() for t in _types_of(node)}
     if types & ARTICLE_TYPES:
-        return 4 if node.get("articleBody") or node.get("headline") else 3
+        if node.get("articleBody") or node.get("headline"):
+            return NodeRank.ARTICLE_WITH_BODY
+        return NodeRank.ARTICLE
     if types & ENTITY_TYPES - {"organization", "offer"}:
-        return 2
+        return NodeRank.ENTITY
     if types & PAGE_TYPES:
-        return 1
-    return 0
+        return NodeRank.PAGE
+    return NodeRank.NONE
 
 
 # --------------------------------------------------------------------------- sources
 
-def _json_ld(tree: HtmlElement) -> list[dict]:
+def _json_ld(tree: HtmlElement, max_depth: int) -> list[dict]:
     """All JSON-LD nodes of the page."""
     nodes: list[dict] = []
     for script in tree.iter("script"):
@@ -269,7 +289,7 @@ def _json_ld(tree: HtmlElement) -> list[dict]:
             continue
         data = _load_json(script.text or "")
         if data is not None:
-            nodes.extend(_walk_nodes(data))
+            nodes.extend(_walk_nodes(data, max_depth))
     return nodes
 
 
@@ -284,15 +304,17 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
         if "website" in {t.lower() for t in _types_of(node)}:
             _set(sd, "site_name", _text_value(node.get("name")), "json-ld")
             _set(sd, "language", _text_value(node.get("inLanguage")), "json-ld")
-    ranked = sorted((n for n in nodes if _node_rank(n) > 0), key=_node_rank, reverse=True)
+    ranked = sorted((n for n in nodes if _node_rank(n) > NodeRank.NONE), key=_node_rank,
+                    reverse=True)
     for node in ranked:
         rank = _node_rank(node)
         if sd.type is None:
             sd.type = (_types_of(node) or [None])[0]
             sd.sources["type"] = "json-ld"
-        headline = _text_value(node.get("headline")) or (_text_value(node.get("name")) if rank >= 2 else None)
+        headline = _text_value(node.get("headline")) \
+            or (_text_value(node.get("name")) if rank >= NodeRank.ENTITY else None)
         _set(sd, "headline", headline, "json-ld")
-        if rank >= 1:
+        if rank >= NodeRank.PAGE:
             _set(sd, "title", _text_value(node.get("name")) or headline, "json-ld")
         if not sd.authors:
             value = node.get("author") or node.get("creator")
@@ -307,7 +329,7 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
         _set(sd, "image", _first_url(node.get("image") or node.get("thumbnailUrl")), "json-ld")
         _set(sd, "language", _text_value(node.get("inLanguage")), "json-ld")
         _set(sd, "url", _first_url(node.get("url")), "json-ld")
-        body = node.get("articleBody") or node.get("text") if rank >= 3 else None
+        body = node.get("articleBody") or node.get("text") if rank >= NodeRank.ARTICLE else None
         if isinstance(body, str) and body.strip():
             _set(sd, "article_body", body.strip(), "json-ld")
         publisher = node.get("publisher")
@@ -329,7 +351,7 @@ def _itemprop_value(el: HtmlElement) -> str | None:
     return _clean(element_text(el))
 
 
-def _apply_microdata(sd: StructuredData, tree: HtmlElement) -> None:
+def _apply_microdata(sd: StructuredData, tree: HtmlElement, max_name_chars: int) -> None:
     """Fill gaps in ``sd`` from microdata (``itemprop``) properties."""
     for el in tree.xpath("//*[@itemscope and @itemtype]"):
         t = el.get("itemtype", "").rstrip("/").rsplit("/", 1)[-1]
@@ -353,7 +375,7 @@ def _apply_microdata(sd: StructuredData, tree: HtmlElement) -> None:
                 # The first one only: later ones belong to comments, replies or teasers.
                 names = el.xpath(".//*[@itemprop='name']")
                 name = _itemprop_value(names[0]) if names else _itemprop_value(el)
-                if name and len(name) < 120:
+                if name and len(name) < max_name_chars:
                     authors.append(name)
             elif prop in ("datePublished", "dateCreated"):
                 _set(sd, "date_published", _itemprop_value(el), "microdata")
@@ -430,14 +452,15 @@ def _dedupe(values: Iterable[str]) -> list[str]:
     return out
 
 
-def parse_structured(tree: HtmlElement, url: str) -> StructuredData:
+def parse_structured(tree: HtmlElement, url: str,
+                     thresholds: Thresholds = THRESHOLDS) -> StructuredData:
     """All structured data a parsed page declares: JSON-LD first, then microdata, then OG/Twitter."""
     sd = StructuredData()
     if tree is None:
         return sd
     try:
-        _apply_json_ld(sd, _json_ld(tree))
-        _apply_microdata(sd, tree)
+        _apply_json_ld(sd, _json_ld(tree, thresholds.structured_max_depth))
+        _apply_microdata(sd, tree, thresholds.structured_max_name_chars)
         _apply_meta(sd, tree)
     except (etree.LxmlError, ValueError, TypeError, AttributeError) as exc:  # malformed markup
         logger.debug("structured data of %s partly unreadable: %s", url, exc)

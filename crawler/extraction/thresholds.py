@@ -26,6 +26,78 @@ from dataclasses import dataclass, fields
 class Thresholds:
     """The numbers of the container choice and of the cleaning (see each field)."""
 
+    # --- structured data -----------------------------------------------------------------------
+    structured_max_depth: int = 8
+    """JSON-LD is read down to this many levels of nesting (arrays, ``@graph``, nested objects):
+    a page's article or product sits within three or four; deeper is a hostile or generated
+    document, and the walk stays bounded. Structural. Not swept (no page of either corpus
+    nests this deep)."""
+    structured_max_name_chars: int = 120
+    """A microdata author name of this many characters or more is a block of text, not a name
+    (an author card's whole bio). Structural: a few names with titles. Not swept."""
+
+    # --- text statistics and the density score ----------------------------------------------
+    paragraph_min_chars: int = 40
+    """A paragraph-like block (``p``, ``li``, ``pre``, a subheading, ...) holding at least this
+    many characters counts as a paragraph for validation (``min_paragraphs``) and for the
+    figures of a plain text. Structural: one line of prose; a label or a button is shorter.
+    Not swept yet."""
+    content_block_min_chars: int = 15
+    """A text block (paragraph, list item, cell, caption) counts its text as content-like when it
+    holds at least this many characters ... Structural: a few words; a button label or a price
+    is shorter. Not swept yet."""
+    content_block_max_link_share: float = 0.5
+    """... and less than this share of them in links. Structural (half), as
+    ``max_link_density``. Not swept yet."""
+    loose_text_min_chars: int = 30
+    """Text written straight into a wrapper (a ``div`` of prose without ``<p>``) counts as
+    content-like when the wrapper holds at least this many characters of its own. Structural:
+    half a line of prose. Not swept yet."""
+    form_page_share: float = 0.5
+    """A form holding less than this share of the page's text (sign-up, search, order forms) is
+    not content: its content-like count is taken from it and its ancestors and its blocks are
+    not scored; a form holding more is a page wrapped in a form (ASP.NET). Structural (half).
+    Not swept yet."""
+    score_min_chars: int = 25
+    """A paragraph with fewer characters adds nothing to its ancestors' density score, and a
+    ``div`` or ``section`` is scored as a paragraph only when its own text reaches it.
+    Readability's value (Arc90 ``readability.js``). Not swept yet."""
+    score_chars_per_point: float = 100.0
+    """A scored paragraph earns one point for each this many characters ... (Readability's
+    value). Not swept yet."""
+    score_length_cap: float = 3.0
+    """... up to this many points (besides one point, and one per comma). Readability's value.
+    Not swept yet."""
+    score_list_item_factor: float = 0.5
+    """A list item adds this share of its score (a list entry is weaker evidence of prose than a
+    paragraph). Not swept yet."""
+    score_levels: int = 5
+    """How many ancestors a paragraph's score reaches (parent first). Readability's value is 3;
+    five reach the article wrapper of sectioned pages. Not swept yet."""
+    score_grandparent_divider: int = 2
+    """A paragraph adds its whole score to its parent and its score divided by this to its
+    grandparent ... (Readability's value). Not swept yet."""
+    score_ancestor_divider: int = 3
+    """... and its score divided by this times the level to each ancestor above (Readability's
+    value). Not swept yet."""
+    class_name_weight: int = 25
+    """An ancestor whose class or id names content (``article``, ``post``, ``content``, ...)
+    starts with this many points, one naming boilerplate (``sidebar``, ``share``, ``comment-form``,
+    ...) with as many fewer. Readability's value. Not swept yet."""
+    tag_weight_article: int = 8
+    """The starting score of an ``<article>`` ancestor (a ``div`` and a bit: the element is
+    declared to be the article). Set when the scorer was written. Not swept yet."""
+    tag_weight_frame: int = 5
+    """... of a ``div`` or ``main`` (Readability's weight of a ``div``). Not swept yet."""
+    tag_weight_block: int = 3
+    """... of a ``section``, ``pre``, ``td`` or ``blockquote`` (Readability's weight). Not swept
+    yet."""
+    tag_weight_list: int = -3
+    """... of a list, list item, definition list, form or address (Readability's weight).
+    Not swept yet."""
+    tag_weight_heading: int = -5
+    """... of a heading or table header cell (Readability's weight). Not swept yet."""
+
     # --- validation --------------------------------------------------------------------------
     min_chars: int = 100
     """A candidate needs more than this many non-space characters (a caption or a teaser is
@@ -107,6 +179,12 @@ class Thresholds:
     F1 all/held-out): 0.4 .8766/.8802, .8805/.8802 (15 pages); 0.5 (kept) .8764/.8802,
     .8804/.8802; 0.6 .8765/.8807, .8814/.8819 (26 pages). Kept: 0.6 helps both held-out folds
     but costs the development body folds (.8724 to .8721)."""
+
+    agreement_tie_decimals: int = 1
+    """Candidates agreeing with the density winner are ranked by how much of its content they
+    hold, rounded to this many decimals (to a tenth): within a tenth the pattern candidate
+    beats the semantic one (a class name of the site names the content more exactly than a
+    landmark). Set when the agreement was written. Not swept yet."""
 
     # --- coverage ----------------------------------------------------------------------------
     coverage_min: float = 0.4
@@ -353,6 +431,83 @@ class Thresholds:
     rail_max_share: float = 0.5
     """Rails go only when together they hold at most this share of the container's text; a
     container made mostly of cards lists products. Structural (half)."""
+
+    # --- the quality score ----------------------------------------------------------------------
+    # The score in [0, 1] attached to every extraction (and read by the quality gate) weighs the
+    # length, the paragraphs, the links, the text/HTML ratio, the metadata found, the trust in
+    # the stage that chose and the share of the page's words kept. The weights were fitted on
+    # extraction-dev when the score was written (a coarse grid maximising the Pearson
+    # correlation of the score with page F1); the bounds are where a reason is given. Not swept
+    # against the corpora's F1: the score changes no extracted text.
+    quality_paragraph_min_chars: int = 20
+    """A block of the extracted content (or a line of its text) counts as a paragraph of the
+    score when it holds at least this many characters."""
+    quality_full_words: int = 300
+    """Content of this many words earns the whole length part of the score."""
+    quality_very_short_words: int = 50
+    """Fewer words than this: "very short content"."""
+    quality_short_words: int = 150
+    """Fewer words than this: "short content"."""
+    quality_full_paragraphs: int = 3
+    """Content of this many paragraphs earns the whole structure part of the score."""
+    quality_few_paragraphs: int = 2
+    """Fewer paragraphs than this: "few paragraphs" (as ``min_paragraphs``)."""
+    quality_free_link_density: float = 0.2
+    """A link density up to this costs nothing (a story's inline links) ..."""
+    quality_link_density_span: float = 0.4
+    """... and the links part of the score falls to nothing over this much more."""
+    quality_link_dense: float = 0.5
+    """A link density of this or more: "link-dense content" (as ``max_link_density``)."""
+    quality_many_links: float = 0.3
+    """A link density of this or more: "many links"."""
+    quality_full_text_ratio: float = 0.05
+    """Text of this share of the page's HTML earns the whole text/HTML part of the score."""
+    quality_unknown_text_ratio: float = 0.5
+    """The text/HTML part when the page's size is not known (a fragment)."""
+    quality_low_text_ratio: float = 0.01
+    """A text/HTML ratio below this: "little text for the page size"."""
+    quality_min_metadata: float = 0.5
+    """Less than this share of title, author, date and language found: "incomplete
+    metadata"."""
+    quality_trust_named: float = 1.0
+    """Trust in a choice named by a site rule or by structured data."""
+    quality_trust_landmark: float = 0.9
+    """Trust in a semantic landmark or a content-like class name."""
+    quality_trust_density: float = 0.7
+    """Trust in the density winner."""
+    quality_trust_fallback: float = 0.4
+    """Trust in trafilatura's choice (taken when no container validated)."""
+    quality_trust_body: float = 0.3
+    """Trust in the whole body (the last resort)."""
+    quality_trust_unnamed: float = 0.5
+    """Trust when the stage is not named (a caller's own content)."""
+    quality_trust_other: float = 0.6
+    """Trust in a stage the table does not name."""
+    quality_weak_trust: float = 0.6
+    """Trust below this: "content from a weak tier"."""
+    quality_small_coverage: float = 0.2
+    """Content holding less than this share of the page's words: "content is a small part of
+    the page's text"."""
+    quality_full_coverage: float = 0.4
+    """Content holding this share of the page's words earns the whole coverage part (as
+    ``coverage_min``)."""
+    quality_unknown_coverage: float = 0.75
+    """The coverage part when the page around the content is not at hand."""
+    quality_weight_length: float = 0.2
+    """Weight of the length part (the score is the weighted mean of its parts)."""
+    quality_weight_structure: float = 0.1
+    """Weight of the structure part."""
+    quality_weight_links: float = 0.1
+    """Weight of the links part."""
+    quality_weight_text_ratio: float = 0.4
+    """Weight of the text/HTML part: with trust and coverage the best at telling good
+    extractions from poor ones."""
+    quality_weight_metadata: float = 0.1
+    """Weight of the metadata part."""
+    quality_weight_trust: float = 0.4
+    """Weight of the trust in the choosing stage."""
+    quality_weight_coverage: float = 0.3
+    """Weight of the coverage part."""
 
     def as_dict(self) -> dict[str, float]:
         """Every threshold by name (for the trace and benchmarks)."""
