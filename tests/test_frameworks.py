@@ -105,6 +105,10 @@ def test_a_broken_rule_file_is_reported_not_fatal(tmp_path: Path) -> None:
     assert any(e.startswith("broken.yaml") for e in rules.errors)
 
 
+MONTHS = "jan | feb | mar | apr | may | jun | jul | aug | sep | oct | nov | dec"
+"""Twelve months of a sound ``dates.yaml`` language (the broken ones below change one thing)."""
+
+
 @pytest.mark.parametrize("file, text, error", [
     ("domains/typo.yaml", "name: t\ndomains: [t.example]\ncontnet: ['main']\n",
      "typo.yaml: unknown key 'contnet'"),
@@ -121,6 +125,17 @@ def test_a_broken_rule_file_is_reported_not_fatal(tmp_path: Path) -> None:
      "cleaning.yaml: unknown key 'boilerplate_patterns'"),
     ("cleaning.yaml", "remove: ['nav']\npage_chrome:\n  tags: [footer, navv]\n",
      "cleaning.yaml: page_chrome names tags HTML does not have: navv"),
+    ("dates.yaml", "month_name: {}\n", "dates.yaml: unknown key 'month_name'"),
+    ("dates.yaml", "month_names:\n  en: 'jan | feb'\n",
+     "dates.yaml: month_names en does not name twelve months"),
+    ("dates.yaml", "month_names:\n  English: '%s'\n" % MONTHS,
+     "dates.yaml: month_names has 'English', which is not a language code"),
+    ("dates.yaml", "month_names:\n  en: '%s'\n" % MONTHS.replace("feb", "Feb"),
+     "dates.yaml: month_names en month 2 has 'Feb', which is not a lower-case word"),
+    ("dates.yaml", "month_names:\n  en: '%s'\n" % MONTHS.replace("dec", "dec 12"),
+     "dates.yaml: month_names en month 12 has '12', which is not a lower-case word"),
+    ("dates.yaml", "month_names:\n  en: '%s'\n" % MONTHS.replace("dec", "dec jan"),
+     "dates.yaml: month_names en names two months 'jan'"),
 ])
 def test_rule_files_are_checked_against_their_schema(tmp_path: Path, file: str, text: str,
                                                      error: str) -> None:
@@ -143,6 +158,8 @@ def test_the_project_rules_are_sound() -> None:
     assert rules.cleaning.content_name_pattern is not None
     assert rules.cleaning.content_name_pattern.search("styles_articleBody__x1Yz")
     assert not rules.cleaning.content_name_pattern.search("sidebar-widget")
+    assert len(rules.months.by_language) > 100
+    assert [rules.months.month(n) for n in ("march", "märz", "mars", "marzo", "марта")] == [3] * 5
 
 
 REPLY = ("The harbour reopened on Monday after three weeks of repairs, and the first boats "

@@ -129,6 +129,27 @@ def test_visible_dates_survive_comments_and_skip_scripts() -> None:
     assert visible_dates(tree) == [("2025-12-17", False)]
 
 
+@pytest.mark.parametrize("shown, language, found", [
+    ("Published March 5, 2020", None, [("2020-03-05", False)]),
+    ("Sept. 5, 2020 and 7 Dec 2021", "en", [("2020-09-05", False), ("2021-12-07", False)]),
+    ("Veröffentlicht am 5 März 2020", "de", [("2020-03-05", False)]),
+    ("publié le 5 décembre 2020", None, [("2020-12-05", False)]),
+    ("опубликовано 5 марта 2020", "ru", [("2020-03-05", False)]),
+    # listopad is November in Polish and October in Croatian: the page's language decides,
+    # and without one most languages do (Polish, Czech, Slovak, Sorbian: November).
+    ("5 listopad 2020", "pl", [("2020-11-05", False)]),
+    ("5 listopad 2020", "hr-HR", [("2020-10-05", False)]),
+    ("5 listopad 2020", None, [("2020-11-05", False)]),
+    # A word that is no month hides no date after it; a number and a word are no date.
+    ("Chapter 5 2020-01-02 and 3 apples 2021", None, [("2020-01-02", False)]),
+])
+def test_visible_dates_read_month_names_of_many_languages(shown: str, language: str | None,
+                                                        found: list) -> None:
+    """Month names come from the rules' data (many languages), read in the page's language."""
+    tree = lxml.html.fromstring(f"<html><body><h1>Title</h1><p>{shown}</p></body></html>")
+    assert visible_dates(tree, language=language) == found
+
+
 def test_visible_dates_are_read_around_the_title() -> None:
     tree = lxml.html.fromstring("<html><body><nav>Menu</nav><h1>Title</h1>"
                                 "<p>Published 2 March 2023 · Updated 5 May 2024</p></body></html>")

@@ -21,7 +21,7 @@ from lxml.html import HtmlElement
 from crawler.extraction import candidates as tiers
 from crawler.extraction.clean import clean_container, discount_named_blocks, strip_non_content
 from crawler.extraction.document import parse_html
-from crawler.extraction.frameworks import Detection, load_rules, detect_framework
+from crawler.extraction.frameworks import Detection, RuleSet, load_rules, detect_framework
 from crawler.extraction.media_captions import drop_media_captions
 from crawler.extraction.product_rails import drop_product_rails
 from crawler.extraction.result import Extraction
@@ -37,7 +37,7 @@ __all__ = ["STAGES", "STAGE_NAMES", "THRESHOLDS", "Extraction", "PageAnalysis", 
            "analyse", "extract"]
 
 def _structured_and_metadata(tree: HtmlElement, url: str, trace: list[dict[str, Any]] | None,
-                             thresholds: Thresholds):
+                             thresholds: Thresholds, rules: RuleSet):
     """Structured data and metadata of the untouched tree (either may be missing on error)."""
     from crawler.extraction.metadata import extract_metadata
     from crawler.extraction.structured import parse_structured
@@ -49,7 +49,7 @@ def _structured_and_metadata(tree: HtmlElement, url: str, trace: list[dict[str, 
         logger.warning("structured data failed on %s: %s", url, exc)
         _note(trace, step="structured", error=str(exc))
     try:
-        metadata = extract_metadata(tree, url, structured)
+        metadata = extract_metadata(tree, url, structured, rules)
     except Exception as exc:  # noqa: BLE001
         logger.warning("metadata failed on %s: %s", url, exc)
         _note(trace, step="metadata", error=str(exc))
@@ -125,8 +125,8 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     """The page record of a parsed page: structured data and metadata of the untouched tree, the
     detected rules, the figures of a cleaned working copy and every proposer's candidates,
     validated."""
-    structured, metadata = _structured_and_metadata(tree, url, log, thresholds)
     rules = load_rules()
+    structured, metadata = _structured_and_metadata(tree, url, log, thresholds, rules)
     detection = detect_framework(tree, url, rules)
     _note(log, step="framework", framework=detection.framework, theme=detection.theme,
           evidence=detection.evidence, rules=[r.source for r in detection.rules])

@@ -15,6 +15,7 @@ import yaml
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
+from crawler.extraction.month_names import MonthNames, month_names_from_data
 from crawler.extraction.vocabulary import hides, unknown_tags
 
 logger = logging.getLogger(__name__)
@@ -98,6 +99,8 @@ CLEANING_SCHEMA: dict[str, type] = {**{k: list for k in CLEANING_SELECTOR_KEYS},
                                     **{k: str for k in CLEANING_PATTERN_KEYS},
                                     **{k: list for k in CLEANING_NAME_KEYS},
                                     "page_chrome": dict, "page_frame": dict}
+#: What dates.yaml may hold: the month names of each language.
+DATES_SCHEMA: dict[str, type] = {"month_names": dict}
 #: What ``page_chrome`` and ``page_frame`` hold: tag names and ARIA roles.
 CHROME_SCHEMA: dict[str, type] = {"tags": list, "roles": list}
 
@@ -109,6 +112,8 @@ class RuleSet:
     frameworks: tuple[Rule, ...] = ()
     domains: tuple[Rule, ...] = ()
     cleaning: CleaningRules = field(default_factory=CleaningRules)
+    months: MonthNames = field(default_factory=MonthNames)
+    """The month names of ``dates.yaml`` (metadata reads them in the dates a page shows)."""
     errors: tuple[str, ...] = ()
     folder: str = ""
 
@@ -171,6 +176,10 @@ def _iter_yaml(folder: Any) -> Iterable[tuple[str, str]]:
             yield entry.name, entry.read_text(encoding="utf-8")
 
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""PyYAML's safe loader, its C implementation where installed (several times faster)."""
+
+
 def _parse_file(name: str, text: str) -> dict[str, Any]:
     """Parse one rule file (YAML, or TOML when the name ends in .toml); ValueError when it does
     not hold a mapping of keys."""
@@ -178,7 +187,7 @@ def _parse_file(name: str, text: str) -> dict[str, Any]:
         import tomllib
 
         return tomllib.loads(text)
-    data = yaml.safe_load(text)
+    data = yaml.load(text, Loader=_YAML_LOADER)
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -337,6 +346,15 @@ def _load_rules_cached(folder: Any) -> RuleSet:
             cleaning = _cleaning_rules(data, errors)
     except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
         errors.append(f"cleaning.yaml: {exc}")
+    months = MonthNames()
+    try:
+        dates_file = folder / "dates.yaml"
+        if dates_file.is_file():
+            data = _parse_file("dates.yaml", dates_file.read_text(encoding="utf-8"))
+            errors.extend(schema_errors("dates.yaml", data, DATES_SCHEMA))
+            months = month_names_from_data(data.get("month_names") or {}, errors)
+    except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
+        errors.append(f"dates.yaml: {exc}")
     unknown = sorted(cleaning.discussion_frameworks - {rule.name for rule in frameworks})
     if unknown:
         errors.append(f"cleaning.yaml: discussion_frameworks names no framework rule: "
@@ -344,7 +362,7 @@ def _load_rules_cached(folder: Any) -> RuleSet:
     for error in errors:
         logger.warning("site rule problem: %s", error)
     return RuleSet(frameworks=tuple(frameworks), domains=tuple(domains), cleaning=cleaning,
-                   errors=tuple(errors), folder=str(folder))
+                   months=months, errors=tuple(errors), folder=str(folder))
 
 
 def load_rules(folder: str | Path | None = None) -> RuleSet:

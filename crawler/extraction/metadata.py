@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from datetime import date
 from urllib.parse import urljoin, urlsplit
 
@@ -12,6 +13,8 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from crawler.extraction.date_cues import may_hold_date
+from crawler.extraction.frameworks import RuleSet, load_rules
+from crawler.extraction.month_names import MonthNames
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
 from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS
 
@@ -338,7 +341,8 @@ _BY_TEXT = re.compile(r"(?:^|[\s|•·])(?:[Bb]y|BY|Written by|Posted by|Author:
 def _byline_authors(view: _PageView) -> list[str]:
     """Authors from visible bylines: author/byline elements, then "By Name" text near the title."""
     for el in _BYLINE_XPATH(view.tree)[:16]:
-        if el.tag in ("meta", "link", "script", "style", "img", "body", "html") or _in_chrome_nav(el):
+        if el.tag in ("meta", "link", "script", "style", "img", "body", "html") \
+                or _in_page_frame(el, view.frame_tags):
             continue
         if el.get("class") and not (el.get("rel") == "author" or el.get("itemprop") == "author"
                                     or _BYLINE_CLASS.search(el.get("class"))):
@@ -385,9 +389,10 @@ def _shouted(m: re.Match, text: str) -> bool:
     return bool(before) and before[-1].isupper()
 
 
-def _in_chrome_nav(el: HtmlElement) -> bool:
-    """Whether an element sits in navigation or a footer (author archives, menus)."""
-    return any(isinstance(a.tag, str) and a.tag in ("nav", "footer") for a in el.iterancestors())
+def _in_page_frame(el: HtmlElement, frame_tags: frozenset[str]) -> bool:
+    """Whether an element sits in the page frame's tags (``page_frame`` of the cleaning rules:
+    navigation, a footer), where author links are archives and menus, not bylines."""
+    return any(isinstance(a.tag, str) and a.tag in frame_tags for a in el.iterancestors())
 
 
 def _choose_authors(view: _PageView, sd: StructuredData) -> tuple[list[str], str]:
@@ -422,8 +427,10 @@ def _unique(values) -> list[str]:
 
 # --------------------------------------------------------------------------- dates
 
-def normalise_date(value: str | None) -> str | None:
-    """An ISO 8601 date (YYYY-MM-DD) from a date or datetime string, or None when unreadable."""
+def normalise_date(value: str | None, months: MonthNames | None = None,
+                   language: str | None = None) -> str | None:
+    """An ISO 8601 date (YYYY-MM-DD) from a date or datetime string, or None when unreadable
+    (``months``: the month names it may name, the rules' by default)."""
     if not value:
         return None
     value = value.strip()
@@ -433,9 +440,8 @@ def normalise_date(value: str | None) -> str | None:
             return date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
         except ValueError:
             return None
-    m = _VISIBLE_DATE.search(value[:60])
-    if m:
-        return _to_date(m, day_first=False)
+    for m, month in _date_matches(value[:60], months or load_rules().months, language):
+        return _to_date(m, False, month)
     return None
 
 
@@ -453,15 +459,12 @@ def _htmldate(tree: HtmlElement, url: str, original: bool, extensive: bool) -> s
         return None
 
 
-_MONTHS = {m: i + 1 for i, names in enumerate([
-    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-    ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-    ("october", "oct"), ("november", "nov"), ("december", "dec")]) for m in names}
-_MONTH_RE = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# A month is a word whose name the month names of the rules know (``dates.yaml``, many
+# languages): a match whose word is no month is dropped and the search goes on from its next
+# character, so a word that is no month hides no date after it.
 _VISIBLE_DATE = re.compile(
-    r"\b(?:" + _MONTH_RE + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
-    r"|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<mon2>" + "|".join(sorted(_MONTHS, key=len, reverse=True))
-    + r")\.?,?\s+(?P<y2>(?:19|20)\d\d)"
+    r"\b(?:(?P<mon>[^\W\d_]+)\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
+    r"|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<mon2>[^\W\d_]+)\.?,?\s+(?P<y2>(?:19|20)\d\d)"
     r"|(?P<y3>(?:19|20)\d\d)[-/.](?P<m3>\d{1,2})[-/.](?P<d3>\d{1,2})"
     r"|(?P<a4>\d{1,2})[/.](?P<b4>\d{1,2})[/.](?P<y4>(?:19|20)\d\d))\b",
     re.IGNORECASE)
@@ -469,14 +472,20 @@ _MODIFIED_CUE = re.compile(r"(updated|modified|reviewed|revised|last edited|aktu
                            re.IGNORECASE)
 
 
-def _to_date(m: re.Match, day_first: bool) -> str | None:
-    """ISO date of one visible-date match, or None when it is not a real calendar date."""
+def _month_word(m: re.Match) -> str | None:
+    """The word a visible-date match reads as its month (None for a numeric date)."""
+    return m.group("mon") or m.group("mon2")
+
+
+def _to_date(m: re.Match, day_first: bool, month: int | None) -> str | None:
+    """ISO date of one visible-date match (``month``: what its month word means), or None when
+    it is not a real calendar date."""
     g = m.groupdict()
     try:
         if g["mon"]:
-            y, mo, d = int(g["y1"]), _MONTHS[g["mon"].lower()], int(g["d1"])
+            y, mo, d = int(g["y1"]), month, int(g["d1"])
         elif g["mon2"]:
-            y, mo, d = int(g["y2"]), _MONTHS[g["mon2"].lower()], int(g["d2"])
+            y, mo, d = int(g["y2"]), month, int(g["d2"])
         elif g["y3"]:
             y, mo, d = int(g["y3"]), int(g["m3"]), int(g["d3"])
         else:
@@ -522,10 +531,13 @@ def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) 
 
 
 class _PageView:
-    """One page's tree with the text around its title, computed once for every field that reads it."""
+    """One page's tree with the text around its title, computed once for every field that reads
+    it, and the rules' data metadata reads (month names, the page frame's tags)."""
 
-    def __init__(self, tree: HtmlElement) -> None:
+    def __init__(self, tree: HtmlElement, rules: RuleSet) -> None:
         self.tree = tree
+        self.months: MonthNames = rules.months
+        self.frame_tags: frozenset[str] = rules.cleaning.chrome.frame_tags
         self._window: tuple[str, int] | None = None
 
     def around_title(self, before: int = 600, after: int = 2500) -> str:
@@ -537,28 +549,46 @@ class _PageView:
         return text[max(0, at - before): at + after]
 
 
-def visible_dates(tree: HtmlElement | _PageView, day_first: bool = False) -> list[tuple[str, bool]]:
-    """Dates shown to the reader around the title, in order, each with "labelled as an update"."""
-    view = tree if isinstance(tree, _PageView) else _PageView(tree)
+def visible_dates(tree: HtmlElement | _PageView, day_first: bool = False,
+                  language: str | None = None) -> list[tuple[str, bool]]:
+    """Dates shown to the reader around the title, in order, each with "labelled as an update"
+    (month names read in the page's ``language`` where they mean different months)."""
+    view = tree if isinstance(tree, _PageView) else _PageView(tree, load_rules())
     text = view.around_title()
     out = []
-    for m in _VISIBLE_DATE.finditer(text):
-        iso = _to_date(m, day_first)
+    for m, month in _date_matches(text, view.months, language):
+        iso = _to_date(m, day_first, month)
         if iso:
             out.append((iso, bool(_MODIFIED_CUE.search(text[max(0, m.start() - 40): m.start()]))))
     return out
 
 
+def _date_matches(text: str, months: MonthNames,
+                  language: str | None) -> Iterator[tuple[re.Match, int | None]]:
+    """Each date-shaped match of a text in order, with the month its word means (None for a
+    numeric date); a match whose word is no month is skipped and the search goes on from the
+    next character, so a date starting inside it is still found."""
+    at = 0
+    while (m := _VISIBLE_DATE.search(text, at)) is not None:
+        word = _month_word(m)
+        month = months.month(word, language) if word else None
+        if word and month is None:
+            at = m.start() + 1
+            continue
+        at = m.end()
+        yield m, month
+
+
 _DATE_META_NAMES = re.compile(r"(^|[:._-])(published|publish|pubdate|date|created|issued|release)", re.IGNORECASE)
 
 
-def _meta_date(tree: HtmlElement) -> str | None:
+def _meta_date(tree: HtmlElement, months: MonthNames) -> str | None:
     """A publication date from any ``<meta>`` whose name says so (``published``, ``*.date``, ...)."""
     for meta in tree.iter("meta"):
         name = meta.get("name") or meta.get("property") or meta.get("itemprop") or ""
         if name and _DATE_META_NAMES.search(name) and "modif" not in name.lower() \
                 and "update" not in name.lower():
-            found = normalise_date(meta.get("content"))
+            found = normalise_date(meta.get("content"), months)
             if found:
                 return found
     return None
@@ -567,13 +597,13 @@ def _meta_date(tree: HtmlElement) -> str | None:
 def _choose_dates(view: _PageView, url: str, sd: StructuredData,
                   language: str | None) -> tuple[str | None, str | None, str]:
     """Published and modified dates: declared dates and htmldate's, the one shown to the reader winning."""
-    declared = normalise_date(sd.date_published)
-    modified = normalise_date(sd.date_modified)
+    declared = normalise_date(sd.date_published, view.months, language)
+    modified = normalise_date(sd.date_modified, view.months, language)
     day_first = bool(language) and "-" in language and not language.lower().startswith("en-us")
     tree = view.tree
     if declared:
         # The declared date stands when the page shows it; otherwise htmldate's date may win, if shown.
-        shown = [d for d, _ in visible_dates(view, day_first)]
+        shown = [d for d, _ in visible_dates(view, day_first, language)]
         published, source = declared, sd.sources.get("date_published", "structured")
         if shown and declared not in shown:  # htmldate's date can only win when it is shown
             found = _htmldate(tree, url, original=True, extensive=False)
@@ -581,12 +611,12 @@ def _choose_dates(view: _PageView, url: str, sd: StructuredData,
                 published, source = found, "htmldate+shown"
     else:
         # Nothing declared: the first date shown around the title, else htmldate's guess.
-        shown = [d for d, _ in visible_dates(view, day_first)]
+        shown = [d for d, _ in visible_dates(view, day_first, language)]
         published, source = (shown[0], "shown") if shown else (None, "")
         if not published:
             published, source = _htmldate(tree, url, original=True, extensive=False), "htmldate"
         if not published:
-            published, source = _meta_date(tree), "meta"
+            published, source = _meta_date(tree, view.months), "meta"
         if not published:
             source = ""
     if modified and published and modified < published:
@@ -708,8 +738,11 @@ def _declared_page_type(tree: HtmlElement, url: str, sd: StructuredData, has_dat
     return "page"
 
 
-def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | None = None) -> Metadata:
-    """All page metadata, preferring what the page declares and cross-checking it with visible text."""
+def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | None = None,
+                     rules: RuleSet | None = None) -> Metadata:
+    """All page metadata, preferring what the page declares and cross-checking it with visible
+    text (``rules``: the site rules whose month names and page frame it reads; the project's
+    own by default)."""
     sd = structured or StructuredData()
     md = Metadata()
     if tree is None:
@@ -719,7 +752,7 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
     # the same page gives the same title wherever it is served.
     site_names = [s for s in (md.site_name, *_brand_names(tree)) if s]
     md.title, md.sources["title"] = _choose_title(tree, sd, site_names)
-    view = _PageView(tree)
+    view = _PageView(tree, rules or load_rules())
     md.authors, md.sources["authors"] = _choose_authors(view, sd)
     md.language = _language(tree, sd)
     md.published, md.modified, md.sources["published"] = _choose_dates(view, url, sd, md.language)
