@@ -40,7 +40,7 @@ CASES = [
      f"{STORY}<p><img src='/i/sun.png' alt=''> Bon appétit à tous !</p>{END}",
      ["Bon appétit à tous", "Fin de l'article"], []),
     ("a teaser card (picture and linked headline) is not a caption",
-     f"{STORY}<div class='c'><img src='/p/b.jpg' alt=''><a href='/n/2'>Un autre article du "
+     f"{STORY}<div class='c'><img src='/p/b.jpg' alt=''><a href='https://autre.example/n/2'>Un autre article du "
      f"jour</a></div>{END}",
      ["Un autre article du jour", "Fin de l'article"], []),
     ("a gallery of three pictures keeps its captions",

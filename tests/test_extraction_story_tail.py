@@ -48,9 +48,9 @@ CASES = [
     ("a last section whose heading heads a short closing line",
      f"{STORY}{LAST}<h2>Wie es weitergeht</h2><p>Im Mai folgt der zweite Steg.</p>",
      ["Wie es weitergeht", "Im Mai folgt der zweite Steg."], []),
-    ("linked headlines inside the story are not its tail",
-     f"{STORY[:400]}<h3>Lesen Sie auch</h3><ul>{teasers(2)}</ul>{STORY}{LAST}",
-     ["Lesen Sie auch", "Teil 1", "Schluss der Meldung"], []),
+    ("a list of links inside the story is not its tail",
+     f"{STORY[:400]}<h3>Alle Teile</h3><ul>{teasers(6)}</ul>{STORY}{LAST}",
+     ["Alle Teile", "Teil 1", "Teil 5", "Schluss der Meldung"], []),
     ("a code block and a table closing the story stay",
      f"{STORY}{LAST}<pre>make install</pre><table><tr><td><a href='/a'>Anlage A</a></td></tr>"
      f"</table>", ["make install", "Anlage A"], []),

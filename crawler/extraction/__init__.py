@@ -25,6 +25,7 @@ from crawler.extraction.frameworks import Detection, RuleSet, load_rules, detect
 from crawler.extraction.media_captions import drop_media_captions
 from crawler.extraction.product_rails import drop_product_rails
 from crawler.extraction.result import Extraction
+from crawler.extraction.story_asides import drop_story_asides
 from crawler.extraction.story_tail import trim_story_tail
 from crawler.extraction.scoring import compute_stats, density_scores
 from crawler.extraction.stages import (STAGE_NAMES, STAGES, Choice, PageAnalysis, run_stages,
@@ -101,6 +102,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
             if cand.tier != tiers.TIER_RULES and page.metadata is not None \
                     and page.metadata.page_type == STORY_PAGE_TYPE:
                 trim_story_tail(element, page.thresholds, log)
+                drop_story_asides(element, url, page.thresholds, log)
                 drop_media_captions(element, page.thresholds, log)
             if cand.tier != tiers.TIER_RULES and page.is_product:
                 drop_product_rails(element, url, page.thresholds, log)

@@ -158,7 +158,7 @@ def trim_story_tail(container: etree._Element, t: Thresholds,
     if sum(b.chars for b in doomed) > t.tail_max_share * story:
         return 0  # a hub's index after its introduction, not a story's teasers
     for block in doomed:
-        _remove_block(block.element, container)
+        remove_block(block.element, container)
     if trace is not None and doomed:
         trace.append({"step": "clean", "action": "removed", "rule": TAIL_RULE,
                       "why": "after the story's last paragraph: lines of links and headings "
@@ -168,7 +168,7 @@ def trim_story_tail(container: etree._Element, t: Thresholds,
     return len(doomed)
 
 
-def _remove_block(el: etree._Element, container: etree._Element) -> None:
+def remove_block(el: etree._Element, container: etree._Element) -> None:
     """Remove a block (its tail text kept in place), then each wrapper it leaves empty."""
     parent = el.getparent()
     if parent is None:

@@ -406,6 +406,24 @@ class Thresholds:
     """A block after the story with more than this share of its text in links is a teaser or
     tag line (the link-density limit of a candidate)."""
 
+    # --- asides inside the story (cleaning) --------------------------------------------------
+    aside_max_chars: int = 200
+    """A line of links inside the story is an aside (a "read also" line, a linked headline of
+    a box, a category line) when it holds at most this many characters: a label and one or two
+    headlines. Measured on the snippet corpus's development folds: the "read also" lines leaked
+    there held 30 to 130 characters."""
+    aside_link_share: float = 0.5
+    """... and more than this share of its text is in links (the tail's ``tail_link_share``)."""
+    aside_max_runs: int = 3
+    """Asides stand alone: a story with more than this many runs of them (lines in a row) is
+    built of linked entries (a list of hotels, each a linked name over its paragraph; affiliate
+    "buy" lines under each product), which stay. Set on the body corpus's development folds,
+    where such lists ran to 8 to 20 runs and the "read also" lines of the snippet corpus's
+    development folds to 1 to 3."""
+    aside_max_run_blocks: int = 4
+    """... and a run of more than this many lines of links is the story's own list (a packing
+    list of linked products), which stays: a "read also" box holds two to four headlines."""
+
     # --- captions (cleaning) -----------------------------------------------------------------
     caption_max_chars: int = 250
     """The text sharing a picture's box is its caption or credit when the box holds at most this
