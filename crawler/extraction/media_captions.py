@@ -125,11 +125,14 @@ def _strip_branch(el: etree._Element, keep: set[etree._Element]) -> None:
 
 
 def drop_media_captions(container: etree._Element, t: Thresholds,
-                        trace: list[dict[str, Any]] | None = None) -> int:
-    """Remove the captions and credits around the story's pictures; return how many."""
+                        trace: list[dict[str, Any]] | None = None,
+                        blocks: list[TextBlock] | None = None) -> int:
+    """Remove the captions and credits around the story's pictures; return how many
+    (``blocks``: the container's ``text_blocks`` as it stands, when the caller has them)."""
     if next(container.iter(*_MEDIA), None) is None:
         return 0
-    blocks = text_blocks(container)
+    if blocks is None:
+        blocks = text_blocks(container)
     if not holds_story(container, t, blocks):
         return 0
     boxes: list[etree._Element] = []

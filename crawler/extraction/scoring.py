@@ -74,32 +74,32 @@ class Stats:
 _BLANKS = " \n\t\r\xa0"
 
 
-def _text_chars(text: str | None) -> tuple[int, int]:
-    """Non-space characters and commas of a text node."""
-    if not text or not text.strip(_BLANKS):  # most text nodes are the blanks between tags
-        return 0, 0
-    blanks = text.count(" ") + text.count("\n") + text.count("\t") + text.count("\r") \
-        + text.count("\xa0")
-    return len(text) - blanks, text.count(",")
-
-
 def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats],
-           t: Thresholds) -> Stats:
+           t: Thresholds, _str: type = str, _skipped: frozenset[str] = NOT_TEXT_TAGS,
+           _blanks: str = _BLANKS) -> Stats:
     """Stats of el (its descendants included), recorded for every element under it (a
     module-level function: a closure that calls itself is a reference cycle, which would keep
-    the whole tree alive until the next garbage collection)."""
+    the whole tree alive until the next garbage collection). It runs for every element of
+    every page, so counting a text's non-space characters and commas is written out inline
+    (blank text, most text between tags, is skipped first) and the names it needs are bound as
+    defaults."""
     tag = el.tag
-    if not isinstance(tag, str):
+    if tag.__class__ is not _str:
         tag = ""
     is_link = tag == "a"
     linked = in_link or is_link
-    chars, commas = _text_chars(el.text)
-    direct = total = chars
-    link_chars = chars if linked else 0
+    text = el.text
+    if text and text.strip(_blanks):
+        direct = total = len(text) - text.count(" ") - text.count("\n") - text.count("\t") \
+            - text.count("\r") - text.count("\xa0")
+        commas = text.count(",")
+    else:
+        direct = total = commas = 0
+    link_chars = total if linked else 0
     paragraphs = links = good = 0
     for child in el:
         child_tag = child.tag
-        if isinstance(child_tag, str) and child_tag and child_tag not in NOT_TEXT_TAGS:
+        if child_tag.__class__ is _str and child_tag and child_tag not in _skipped:
             cst = _visit(child, linked, stats, t)
             total += cst.chars
             link_chars += cst.link_chars
@@ -108,11 +108,12 @@ def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]
             links += cst.links
             good += cst.good
         tail = child.tail
-        if tail:
-            chars, tail_commas = _text_chars(tail)
+        if tail and tail.strip(_blanks):
+            chars = len(tail) - tail.count(" ") - tail.count("\n") - tail.count("\t") \
+                - tail.count("\r") - tail.count("\xa0")
             direct += chars
             total += chars
-            commas += tail_commas
+            commas += tail.count(",")
             if linked:
                 link_chars += chars
     if is_link:
@@ -127,8 +128,7 @@ def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]
             good = max(good, total - link_chars)
     elif direct >= t.loose_text_min_chars:
         good += direct
-    st = stats[el] = Stats(chars=total, link_chars=link_chars, commas=commas,
-                           paragraphs=paragraphs, links=links, good=good)
+    st = stats[el] = Stats(total, link_chars, commas, paragraphs, links, good)
     return st
 
 

@@ -122,10 +122,13 @@ def _common_ancestor(a: etree._Element, b: etree._Element) -> etree._Element | N
 
 
 def drop_story_asides(container: etree._Element, url: str, t: Thresholds,
-                      trace: list[dict[str, Any]] | None = None) -> int:
+                      trace: list[dict[str, Any]] | None = None,
+                      blocks: list[TextBlock] | None = None) -> int:
     """Remove the short link lines (and the headings over only them) before the story's last
-    prose block; return how many blocks went."""
-    blocks = text_blocks(container)
+    prose block; return how many blocks went (``blocks``: the container's ``text_blocks`` as
+    it stands, when the caller has them)."""
+    if blocks is None:
+        blocks = text_blocks(container)
     if not holds_story(container, t, blocks):
         return 0
     end = max(i for i, block in enumerate(blocks) if is_prose(block, t))

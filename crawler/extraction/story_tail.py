@@ -129,10 +129,13 @@ def is_prose(block: TextBlock, t: Thresholds) -> bool:
 
 
 def trim_story_tail(container: etree._Element, t: Thresholds,
-                    trace: list[dict[str, Any]] | None = None) -> int:
+                    trace: list[dict[str, Any]] | None = None,
+                    blocks: list[TextBlock] | None = None) -> int:
     """Remove the teaser lines and the headings that head nothing after the story's last prose
-    block; return how many blocks went."""
-    blocks = text_blocks(container)
+    block; return how many blocks went (``blocks``: the container's ``text_blocks``, when the
+    caller has them already)."""
+    if blocks is None:
+        blocks = text_blocks(container)
     if not holds_story(container, t, blocks):
         return 0
     end = max(i for i, block in enumerate(blocks) if is_prose(block, t))
