@@ -536,11 +536,12 @@ class SelectorSet:
         attr_values = self.attr_values
         any_tag = self.any_tag
         empty: frozenset[str] = frozenset()
+        class_keys = by_class.keys()
         for el in root.iter(etree.Element):
             pool = by_tag.get(el.tag) or []
             if any_tag:
                 pool = pool + any_tag
-            tokens = empty
+            names: list[str] | tuple[()] = ()
             attributes = el.items()  # one call for all of them: cheaper than a lookup per name
             if attributes:
                 named = by_value = None  # the pool's order: tag, class, id, other attributes
@@ -548,11 +549,11 @@ class SelectorSet:
                     if name == "class":
                         if value:
                             names = value.split()
-                            tokens = frozenset(names)
-                            for token in names:  # in the page's order: the same pool every run
-                                hit = by_class.get(token)
-                                if hit:
-                                    pool = pool + hit
+                            if not class_keys.isdisjoint(names):  # most classes key nothing
+                                for token in names:  # the page's order: the same pool each run
+                                    hit = by_class.get(token)
+                                    if hit:
+                                        pool = pool + hit
                     elif name == "id" and value:
                         named = by_id.get(value)
                     hit = by_attr.get(name)
@@ -564,6 +565,9 @@ class SelectorSet:
                     pool = pool + named
                 if by_value:
                     pool = pool + by_value
+            if not pool:
+                continue
+            tokens = frozenset(names) if names else empty
             for sel in pool:
                 if sel.matches(el, tokens):
                     out.append((el, sel.text))
