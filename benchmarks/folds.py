@@ -167,6 +167,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "story-tail": ("crawler.extraction", "trim_story_tail", lambda *a, **k: 0),
     "media-caption": ("crawler.extraction", "drop_media_captions", lambda *a, **k: 0),
     "story-aside": ("crawler.extraction", "drop_story_asides", lambda *a, **k: 0),
+    "story-head": ("crawler.extraction", "drop_story_head", lambda *a, **k: 0),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""

@@ -91,3 +91,20 @@ def test_skipped_pages_of_real_sites_have_no_htmldate_date(site: str) -> None:
                 skipped += 1
                 assert _htmldate(tree, url) is None, page
     assert checked and skipped, "the pre-check skipped no page of a documentation site"
+
+
+@pytest.mark.parametrize("line, dated", [
+    ("7 kwietnia 2021", True),
+    ("Publikacja: 04.05.2021", True),
+    ("By Amelie Marie Feb 14, 2020 5 min read", True),
+    ("Stand 5.1.20", True),
+    ("Hafenstadt im Wandel", False),
+    ("5 min read", False),
+    ("Platz 2020 der Rangliste", False),
+])
+def test_a_line_shows_a_date(line: str, dated: bool) -> None:
+    """``shows_date`` tells a date line (any language's month name, numeric dates) from a line
+    of words and numbers."""
+    from crawler.extraction.date_cues import shows_date
+
+    assert shows_date(line) is dated

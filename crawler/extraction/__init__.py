@@ -26,6 +26,7 @@ from crawler.extraction.media_captions import drop_media_captions
 from crawler.extraction.product_rails import drop_product_rails
 from crawler.extraction.result import Extraction
 from crawler.extraction.story_asides import drop_story_asides
+from crawler.extraction.story_head import drop_story_head
 from crawler.extraction.story_tail import TextBlock, text_blocks, trim_story_tail
 from crawler.extraction.scoring import compute_stats, density_scores
 from crawler.extraction.stages import (STAGE_NAMES, STAGES, Choice, PageAnalysis, run_stages,
@@ -101,11 +102,13 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                             t=page.thresholds)
             if cand.tier != tiers.TIER_RULES and page.metadata is not None \
                     and page.metadata.page_type == STORY_PAGE_TYPE:
-                # The three rules read the same blocks: read once, again only after a removal.
+                # The four rules read the same blocks: read once, again only after a removal.
                 blocks: list[TextBlock] | None = text_blocks(element)
                 if trim_story_tail(element, page.thresholds, log, blocks):
                     blocks = None
                 if drop_story_asides(element, url, page.thresholds, log, blocks):
+                    blocks = None
+                if drop_story_head(element, page.thresholds, log, blocks):
                     blocks = None
                 drop_media_captions(element, page.thresholds, log, blocks)
             if cand.tier != tiers.TIER_RULES and page.is_product:

@@ -23,7 +23,7 @@ from lxml.html import HtmlElement
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["may_hold_date"]
+__all__ = ["may_hold_date", "shows_date"]
 
 _YEAR = r"(?:199\d|20[0-3]\d)"
 _YEAR_TOKEN = re.compile(_YEAR)
@@ -103,6 +103,13 @@ def _has_cued_date(values: str) -> bool:
             return True
         match = _NUMERIC_TAIL.search(values, start + 1)
     return False
+
+
+def shows_date(text: str) -> bool:
+    """Whether a line of text shows a date in one of the shapes above (``7 kwietnia 2021``,
+    ``04.05.2021``, ``Feb 14, 2020``, ``5.1.20``): a loose test, for a line already known short."""
+    text = _collapse(text)
+    return _has_year_shape(text) or _has_short_year_date(text)
 
 
 def may_hold_date(tree: HtmlElement, url: str | None) -> bool:

@@ -424,6 +424,13 @@ class Thresholds:
     """... and a run of more than this many lines of links is the story's own list (a packing
     list of linked products), which stays: a "read also" box holds two to four headlines."""
 
+    # --- the story's head (cleaning) --------------------------------------------------------
+    head_line_max_chars: int = 80
+    """A line before the story's first paragraph that shows a date is a date line (a date, an
+    author, a category, a reading time) when it holds at most this many characters. Measured on
+    the snippet corpus's development folds: the date and byline lines leaked there held 10 to 60
+    characters."""
+
     # --- captions (cleaning) -----------------------------------------------------------------
     caption_max_chars: int = 250
     """The text sharing a picture's box is its caption or credit when the box holds at most this

@@ -1,0 +1,64 @@
+"""The story's head: date lines between an article's title and its first paragraph.
+
+News and blog pages print a line or two between the headline and the story: the date, often
+with the author, a category or a reading time ("7 kwietnia 2021", "By NAME · Feb 14, 2020 · 5
+min read", "24.01.2022 11:38 Kategorie: News"). The page's metadata carries the date and the
+author; trafilatura's users do not get these lines in the text, and we did. The rule
+("story-head" in the trace) reads shape only, in any language:
+
+- the story's first paragraph is the container's first prose block (``is_prose`` of the story's
+  tail rule), when the container holds a story (``holds_story``);
+- before it, a block that is not a heading (the title stays), of at most ``head_line_max_chars``
+  characters, that holds a ``<time>`` element or shows a date (``shows_date``: a year or a
+  two-digit year in a date's shape) is a date line and goes.
+
+A longer line that shows a date before the first paragraph (a standfirst citing a date) stays,
+and so do short lines without a date (a kicker, a name: no shape tells them from the story's
+first words). The rule runs where the tail rule does: on article pages, never on containers
+chosen by a site rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+from crawler.extraction.date_cues import shows_date
+from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, remove_block,
+                                           text_blocks)
+from crawler.extraction.thresholds import Thresholds
+
+HEAD_RULE = "story-head"
+"""The rule's name in the trace."""
+
+
+def _date_line(block: TextBlock, t: Thresholds) -> bool:
+    """A short line (not a heading, code, a table or media) holding a ``<time>`` or a date."""
+    if block.heading or block.opaque or block.chars > t.head_line_max_chars:
+        return False
+    el = block.element
+    return el.tag == "time" or next(el.iter("time"), None) is not None \
+        or shows_date(el.text_content())
+
+
+def drop_story_head(container: etree._Element, t: Thresholds,
+                    trace: list[dict[str, Any]] | None = None,
+                    blocks: list[TextBlock] | None = None) -> int:
+    """Remove the date lines before the story's first prose block; return how many went
+    (``blocks``: the container's ``text_blocks`` as it stands, when the caller has them)."""
+    if blocks is None:
+        blocks = text_blocks(container)
+    if not holds_story(container, t, blocks):
+        return 0
+    first = next(i for i, block in enumerate(blocks) if is_prose(block, t))
+    doomed = [b for b in blocks[:first] if _date_line(b, t)]
+    for block in doomed:
+        remove_block(block.element, container)
+    if trace is not None and doomed:
+        trace.append({"step": "clean", "action": "removed", "rule": HEAD_RULE,
+                      "why": "before the story's first paragraph: short lines showing a date",
+                      "count": len(doomed),
+                      "text": [" ".join(b.element.text_content().split())[:60]
+                               for b in doomed[:5]]})
+    return len(doomed)
