@@ -133,16 +133,17 @@ def process_kind(pid: int) -> str:
 
 def run(command: list[str], feed: Path | None = None
         ) -> tuple[dict, list[tuple[int, int]], tuple[float, float], dict[str, float]]:
-    """Run a crawl; return its final stats, (pages stored, process-tree RSS KiB) samples taken
-    every half second, and the CPU seconds of the crawl process and of its descendants
+    """Run a crawl; return its final stats, (pages stored, process-tree RSS KiB, seconds since
+    start) samples taken every half second, and the CPU seconds of the crawl process and of its descendants
     (extraction workers; as last sampled, so slightly low), and that of the descendants by
     kind (``process_kind``)."""
     stats_path = Path(tempfile.mktemp(suffix=".json"))
     command = command + ["-s", f"CRAWL_STATS_PATH={stats_path}", "-s", "LOG_LEVEL=WARNING"]
-    samples: list[tuple[int, int]] = []
+    samples: list[tuple[int, int, float]] = []
     cpu: dict[int, float] = {}
     kinds: dict[int, str] = {}
     log = tempfile.TemporaryFile(mode="w+")
+    started = time.monotonic()
     process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=log,
                                text=True)
     while process.poll() is None:
@@ -154,7 +155,7 @@ def run(command: list[str], feed: Path | None = None
             if pid not in kinds:
                 kinds[pid] = process_kind(pid)
         if rss:  # zero once the process has exited
-            samples.append((stored, rss))
+            samples.append((stored, rss, time.monotonic() - started))
     if process.returncode != 0:
         log.seek(0)
         print(log.read()[-5000:], file=sys.stderr)
@@ -179,21 +180,26 @@ RENDER_VARIANTS: dict[str, list[str]] = {
 
 
 def parse_variant(text: str) -> tuple[str, list[str]]:
-    """``LABEL`` or ``LABEL:NAME=VALUE,NAME=VALUE``: a render=always crawl with those settings."""
+    """``LABEL`` or ``LABEL:NAME=VALUE,NAME=VALUE``: a render=always crawl with those settings
+    (a value may hold commas, e.g. JSON: only a comma followed by ``NAME=`` separates)."""
     label, _, assignments = text.partition(":")
     extra: list[str] = []
-    for assignment in filter(None, assignments.split(",")):
+    for assignment in filter(None, re.split(r",(?=[A-Z][A-Z0-9_]*=)", assignments)):
         extra += ["-s", assignment]
     return label, extra
 
 
 def render_command(start: str, workdir: Path, common: list[str], extra: list[str]) -> list[str]:
-    """A render=always crawl of ``start`` writing its database and feed under ``workdir``."""
+    """A render=always crawl of ``start`` writing its database and feed under ``workdir``.
+
+    The site repeats its templates' main text, so alias detection is off: every rendered page
+    is stored (and the feed's lines count the pages rendered so far)."""
     workdir.mkdir(parents=True, exist_ok=True)
     return [sys.executable, "-m", "scrapy", "crawl", "domain", "-a", f"start={start}",
             "-a", "render=always", "-a", "sitemaps=false",
             "-s", f"SQLITE_PATH={workdir / 'crawl.db'}", "-O", str(workdir / "items.jsonl"),
-            "-s", "DOMAIN_DEDUP_ENABLED=false"] + common + extra
+            "-s", "DOMAIN_DEDUP_ENABLED=false", "-s", "ALIAS_DUPLICATE_CONTENT=false"
+            ] + common + extra
 
 
 def main() -> int:
@@ -257,7 +263,7 @@ def main() -> int:
                 if name in render_variants:
                     pages = stats.get("pages/rendered", 0)
                 elapsed = float(stats.get("elapsed_time_seconds", 0)) or 1e-9
-                rss = max((kb for _, kb in samples), default=0) * 1024
+                rss = max((kb for _, kb, _ in samples), default=0) * 1024
                 per_page = 1000 / max(pages, 1)
                 results[name].append((pages / elapsed, elapsed, rss, main_cpu * per_page,
                                       workers_cpu * per_page))
@@ -307,9 +313,10 @@ def main() -> int:
             print("  process-tree RSS (Scrapy + extraction workers + Playwright driver + chromium)"
                   " as pages are stored:")
             marks = sorted({min(range(len(samples)), key=lambda k: abs(samples[k][0] - target))
-                            for target in (100, 250, 500, 750, pages)} if samples else set())
+                            for target in [*range(50, pages, 100), pages]} if samples else set())
             for k in marks:
-                print(f"    {samples[k][0]:5d} pages: {samples[k][1] / 1024:6.0f} MiB")
+                stored, kib, seconds = samples[k]
+                print(f"    {stored:5d} pages at {seconds:5.0f} s: {kib / 1024:6.0f} MiB")
             if samples:
                 print(f"  peak {max(s[1] for s in samples) / 1024:.0f} MiB; Scrapy process alone "
                       f"{int(stats.get('memusage/max', 0)) / 2**20:.0f} MiB")
