@@ -6,7 +6,10 @@ of browser pages that are navigated again rather than opened and closed for ever
 Opening a page costs chromium more CPU than rendering a documentation page into it (measured:
 about 300 ms against about 400 ms on the benchmark machine), so each page of the pool serves
 ``RENDER_PAGE_REUSE`` requests before it is closed and replaced, which also bounds what a page
-can accumulate (its renderer's caches, a script's leaks).
+can accumulate (a script's leaks). The pages share one renderer process, which outlives any one
+of them and grows with every page it renders; after ``RENDER_CONTEXT_REUSE`` requests the pool
+waits for its pages to come back and closes them with their browser context, so chromium ends
+that renderer and the next request starts afresh in a new context.
 """
 
 from __future__ import annotations
@@ -31,11 +34,19 @@ class PagePool:
     """Open pages of one browser context waiting for their next request, and how many requests
     each has served. At most ``size`` pages are in use or waiting at once."""
 
-    def __init__(self, size: int, reuse: int) -> None:
+    def __init__(self, size: int, reuse: int, context_reuse: int = 0) -> None:
         self.reuse = reuse
         self.idle: list[Page] = []
         self.uses: dict[Page, int] = {}
         self.slots = asyncio.Semaphore(size)
+        #: Requests the current browser context may serve (0: no limit), how many it has
+        #: served, and how many are being rendered now.
+        self.context_reuse = context_reuse
+        self.context_served = 0
+        self.rendering = 0
+        #: Cleared while the context is due for renewal: new requests wait for the new one.
+        self.context_open = asyncio.Event()
+        self.context_open.set()
 
     def take_idle(self) -> Page | None:
         """A waiting page that is still open, or None."""
@@ -50,6 +61,15 @@ class PagePool:
         """Count a served request; whether the page has now served its share."""
         self.uses[page] = self.uses.get(page, 0) + 1
         return self.uses[page] >= self.reuse
+
+    def finished(self) -> bool:
+        """Count a finished request; whether the context is now due for renewal and no request
+        is rendering in it any more (the caller then renews it)."""
+        self.rendering -= 1
+        self.context_served += 1
+        if self.context_reuse and self.context_served >= self.context_reuse:
+            self.context_open.clear()
+        return not self.context_open.is_set() and self.rendering == 0
 
 
 class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
@@ -91,7 +111,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         reuse = getattr(config, "page_reuse", 1)
         if reuse <= 1:
             return None
-        return PagePool(self.config.max_pages_per_context, reuse)
+        return PagePool(self.config.max_pages_per_context, reuse,
+                        getattr(config, "context_reuse", 0))
 
     async def _download_in_pool(self, pool: PagePool, request: Request,
                                 spider: Spider | None) -> Response:
@@ -99,13 +120,16 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         it when it has served its share or the request failed (its state is then unknown)."""
         meta = request.meta
         async with pool.slots:
-            page = pool.take_idle()
-            if page is None:
-                page = await self._create_page(request, spider or self._crawler.spider)
-            meta["playwright_page"] = page
-            meta["playwright_include_page"] = True
+            await pool.context_open.wait()
+            pool.rendering += 1
+            page: Any = None
             succeeded = False
             try:
+                page = pool.take_idle()
+                if page is None:
+                    page = await self._create_page(request, spider or self._crawler.spider)
+                meta["playwright_page"] = page
+                meta["playwright_include_page"] = True
                 response = await super()._download_request(request, spider)
                 succeeded = True
                 return response
@@ -115,6 +139,24 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 meta.pop("playwright_include_page", None)
                 for candidate in {page, used}:
                     await self._give_back(pool, candidate, keep=succeeded and candidate is used)
+                if pool.finished():
+                    await self._renew_context(pool)
+
+    async def _renew_context(self, pool: PagePool) -> None:
+        """Close the pool's waiting pages with their browser context (chromium then ends the
+        renderer they shared); the next request opens a new context. Lets waiting requests on."""
+        pool.idle.clear()
+        pool.uses.clear()
+        wrapper = self.context_wrappers.pop(DEFAULT_CONTEXT, None)
+        try:
+            if wrapper is not None:
+                await wrapper.context.close()
+                self.stats.inc_value("render/context_renewed")
+        except Exception as exc:  # the browser may be gone; the context is then gone with it
+            logger.debug("Closing a browser context failed: %s", exc)
+        finally:
+            pool.context_served = 0
+            pool.context_open.set()
 
     async def _give_back(self, pool: PagePool, page: Any, *, keep: bool) -> None:
         """Return ``page`` to the pool, or close it."""

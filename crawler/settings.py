@@ -240,6 +240,11 @@ RENDER_TIMEOUT_MS = 30000
 # every request). Opening a page costs chromium about as much CPU as rendering one (README,
 # "Rendering throughput"); replacing pages now and then bounds what they accumulate.
 RENDER_PAGE_REUSE = 50
+# Requests the pooled pages' browser context serves before it is closed with its pages and a new
+# one opened (0: never): the renderer the pages share grows with every page and ends only with
+# them, so renewing the context keeps the browser's memory flat over a long crawl (README,
+# "Rendering throughput").
+RENDER_CONTEXT_REUSE = 100
 # Extra options of the browser launch (the executable path is added from CHROMIUM_PATH).
 PLAYWRIGHT_LAUNCH_OPTIONS: dict = {}
 # Renderer processes chromium may start (0: its own choice, about one per page open): one

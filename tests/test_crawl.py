@@ -131,19 +131,19 @@ def test_javascript_shell_is_stored_unrendered_with_render_never(behaviours_craw
     assert "tangerine lighthouse" not in app["content_text"]
 
 
-@pytest.mark.parametrize(("render", "page_reuse", "pages_opened"), [
-    ("auto", None, 1),
-    ("always", None, 1),  # the start page's browser page renders the app page too
-    ("always", 1, 2),  # a new browser page for every request
+@pytest.mark.parametrize(("render", "settings", "pages_opened", "contexts"), [
+    ("auto", {}, 1, 1),
+    ("always", {}, 1, 1),  # the start page's browser page renders the app page too
+    ("always", {"RENDER_PAGE_REUSE": 1}, 2, 1),  # a new browser page for every request
+    # a new browser context (and page) after every request: each renders in a fresh renderer
+    ("always", {"RENDER_CONTEXT_REUSE": 1}, 2, 2),
 ])
-def test_javascript_shell_gets_its_text_when_rendered(render: str, page_reuse: int | None,
-                                                      pages_opened: int, serve_site,
-                                                      tmp_path: Path, chromium_path: str) -> None:
+def test_javascript_shell_gets_its_text_when_rendered(render: str, settings: dict[str, Any],
+                                                      pages_opened: int, contexts: int,
+                                                      serve_site, tmp_path: Path,
+                                                      chromium_path: str) -> None:
     server = serve_site("behaviours")
     # the browser the crawl chooses by itself (the headless shell when installed)
-    settings: dict[str, Any] = {}
-    if page_reuse is not None:
-        settings["RENDER_PAGE_REUSE"] = page_reuse
     result = run_crawl(server.url("/"), tmp_path,
                        spider_args={"render": render, "allow": r"/(app\.html)?$"},
                        settings=settings)
@@ -155,11 +155,14 @@ def test_javascript_shell_gets_its_text_when_rendered(render: str, page_reuse: i
     assert by_path["/app.html"]["rendered"] is True
     assert by_path["/"]["rendered"] is (render == "always")
     assert result.stats["pages/rendered"] == (2 if render == "always" else 1)
-    # pages reused (waiting ones close with the browser) or closed after each request; the app
-    # page's image never fetched
+    # pages reused (waiting ones close with the browser or their context) or closed after each
+    # request; the app page's image never fetched
     assert result.stats["playwright/page_count"] == pages_opened
     assert result.stats.get("playwright/page_count/closed", 0) == (
-        pages_opened if page_reuse == 1 else 0)
+        pages_opened if settings.get("RENDER_PAGE_REUSE") == 1 else 0)
+    assert result.stats["playwright/context_count"] == contexts
+    assert result.stats.get("render/context_renewed", 0) == (
+        2 if settings.get("RENDER_CONTEXT_REUSE") == 1 else 0)
     assert result.stats["playwright/request_count/aborted"] >= 1
     assert "/logo.png" not in server.request_counts()
 

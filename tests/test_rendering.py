@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from crawler.rendering import (BLOCKED_RESOURCE_TYPES, find_browser, javascript_signals,
-                               launch_options, looks_like_js_shell, should_abort_request)
-from tests.conftest import SITES_DIR
+from scrapy.settings import Settings
+
+from crawler.rendering import (BLOCKED_RESOURCE_TYPES, RenderConfig, find_browser,
+                               javascript_signals, launch_options, looks_like_js_shell,
+                               should_abort_request)
+from crawler.startup import SettingError
+from tests.conftest import SITES_DIR, project_settings
 
 PROSE = "<p>" + "Plain server-rendered prose that a reader sees without JavaScript. " * 8 + "</p>"
 
@@ -137,3 +142,56 @@ def test_browser_lookup_and_launch_options(tmp_path: Path) -> None:
     options = launch_options(str(fake), {"args": ["--lang=en"]})
     assert options["executable_path"] == str(fake) and options["headless"] is True
     assert options["args"][0] == "--lang=en" and "--no-sandbox" in options["args"]
+
+
+
+def playwright_disabled_features() -> list[str]:
+    """The features the installed Playwright driver disables in chromium (its own list)."""
+    import playwright
+
+    bundle = Path(playwright.__file__).parent / "driver" / "package" / "lib" / "coreBundle.js"
+    listing = re.search(r"disabledFeatures = \[(.*?)\]", bundle.read_text(), re.S)
+    assert listing, "Playwright's list of disabled features was not found in its driver"
+    return re.findall(r'^\s*"(\w+)"', listing.group(1), re.M)
+
+
+@pytest.mark.parametrize(("user_args", "also_disabled"), [
+    ([], []),
+    (["--disable-features=Translate,BackForwardCache", "--lang=en"],
+     ["Translate", "BackForwardCache"]),
+])
+def test_one_disable_features_switch_keeps_playwrights_list(user_args: list[str],
+                                                             also_disabled: list[str]) -> None:
+    """Chromium reads only the last --disable-features: ours must carry Playwright's list (or
+    it would turn HTTPS upgrades and more back on), ours and the user's."""
+    args = launch_options("/usr/bin/chromium", {"args": user_args})["args"]
+    switches = [a for a in args if a.startswith("--disable-features=")]
+    assert len(switches) == 1
+    features = switches[0].split("=", 1)[1].split(",")
+    expected = playwright_disabled_features()
+    assert len(expected) >= 5 and "HttpsUpgrades" in expected
+    assert set(expected) <= set(features)
+    assert {"RenderDocument", "ProactivelySwapBrowsingInstance", *also_disabled} <= set(features)
+    assert [a for a in user_args if not a.startswith("--disable-features")] == [
+        a for a in args if a in user_args]  # the user's other flags stay
+
+
+@pytest.mark.parametrize(("overrides", "page_reuse", "context_reuse", "refused"), [
+    ({}, 50, 100, None),  # the defaults
+    ({"RENDER_CONTEXT_REUSE": "0"}, 50, 0, None),  # never renewed
+    ({"RENDER_CONTEXT_REUSE": "1000", "RENDER_PAGE_REUSE": "1"}, 1, 1000, None),
+    ({"RENDER_CONTEXT_REUSE": "-1"}, None, None, "RENDER_CONTEXT_REUSE must be a whole number"),
+    ({"RENDER_CONTEXT_REUSE": "often"}, None, None, "RENDER_CONTEXT_REUSE must be a whole"),
+])
+def test_render_config_reads_page_and_context_reuse(overrides: dict[str, str],
+                                                    page_reuse: int | None,
+                                                    context_reuse: int | None,
+                                                    refused: str | None) -> None:
+    settings = Settings(project_settings(**overrides))
+    if refused:
+        with pytest.raises(SettingError, match=refused):
+            RenderConfig.from_settings(settings)
+        return
+    config = RenderConfig.from_settings(settings)
+    assert (config.page_reuse, config.context_reuse) == (page_reuse, context_reuse)
+    assert config.wait_until == "load"  # the other settings keep their defaults
