@@ -137,10 +137,13 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 # The parent replaces a page that closed under it; that one is returned too.
                 used = meta.pop("playwright_page", page)
                 meta.pop("playwright_include_page", None)
-                for candidate in {page, used}:
-                    await self._give_back(pool, candidate, keep=succeeded and candidate is used)
-                if pool.finished():
-                    await self._renew_context(pool)
+                try:
+                    for candidate in {page, used}:
+                        await self._give_back(pool, candidate,
+                                              keep=succeeded and candidate is used)
+                finally:  # counted even when cancelled, or the pool would wait for it forever
+                    if pool.finished():
+                        await self._renew_context(pool)
 
     async def _renew_context(self, pool: PagePool) -> None:
         """Close the pool's waiting pages with their browser context (chromium then ends the
