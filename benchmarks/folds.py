@@ -166,6 +166,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "heading-guard": ("crawler.extraction.clean", "_emptied_heading", lambda *a, **k: None),
     "story-tail": ("crawler.extraction", "trim_story_tail", lambda *a, **k: 0),
     "media-caption": ("crawler.extraction", "drop_media_captions", lambda *a, **k: 0),
+    "product-rail": ("crawler.extraction", "drop_product_rails", lambda *a, **k: 0),
+    "link-button": ("crawler.extraction", "drop_link_buttons", lambda *a, **k: 0),
     "story-aside": ("crawler.extraction", "drop_story_asides", lambda *a, **k: 0),
     "story-head": ("crawler.extraction", "drop_story_head", lambda *a, **k: 0),
 }

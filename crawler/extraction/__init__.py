@@ -22,6 +22,7 @@ from crawler.extraction import candidates as tiers
 from crawler.extraction.clean import clean_container, discount_named_blocks, strip_non_content
 from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import Detection, RuleSet, load_rules, detect_framework
+from crawler.extraction.link_buttons import drop_link_buttons
 from crawler.extraction.media_captions import drop_media_captions
 from crawler.extraction.product_rails import drop_product_rails
 from crawler.extraction.result import Extraction
@@ -113,6 +114,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                 drop_media_captions(element, page.thresholds, log, blocks)
             if cand.tier != tiers.TIER_RULES and page.is_product:
                 drop_product_rails(element, url, page.thresholds, log)
+            if cand.tier != tiers.TIER_RULES:
+                drop_link_buttons(element, url, page.thresholds, log)
         result.method = cand.tier
     _render(result, element, url)
     if not result.content_text and page.metadata is not None and page.metadata.description:

@@ -600,6 +600,21 @@ class Thresholds:
     quality_weight_coverage: float = 0.3
     """Weight of the coverage part."""
 
+    # --- lone link buttons (cleaning) -------------------------------------------------------
+    button_max_words: int = 4
+    """A block whose whole text is one link of at most this many words is a button (a call to
+    action), not text. Set by hand on extraction-dev service pages of the development folds."""
+    button_max_run: int = 2
+    """More such blocks than this in a row are a list of links (a menu, an index), read as they
+    stand. Structural: a pair of buttons ("start", "contact") is common, three make a list."""
+    button_card_items: int = 3
+    """A short link inside one of at least this many siblings of one tag and class is a card's
+    title (kept) unless its words repeat on another card. Structural: a row of three (as
+    ``rail_min_items``)."""
+    button_max_share: float = 0.2
+    """Buttons go only when together they hold at most this share of the container's text (a
+    page of links keeps them). Set by hand."""
+
     def as_dict(self) -> dict[str, float]:
         """Every threshold by name (for the trace and benchmarks)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -1,0 +1,88 @@
+"""Lone link buttons: a block whose whole text is one short link between the page's own blocks
+(a call to action) goes; links in sentences, list and table entries, headings that are links,
+runs of three or more short links (a menu, an index) and long link lines stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from crawler.extraction import extract
+
+SECTION = ("<p>Unsere Werkstatt repariert Fahrräder aller Marken innerhalb von zwei Tagen, "
+           "holt sie auf Wunsch ab und bringt sie gewaschen und geölt zurück. Teil {i}.</p>")
+
+
+def sections(n: int = 4, start: int = 0) -> str:
+    return "".join(f"<h2>Leistung {i}</h2>{SECTION.format(i=i)}" for i in range(start, start + n))
+
+
+def page(main: str) -> str:
+    return (f"<html><head><title>Werkstatt</title></head><body><header><a href='/'>Start</a>"
+            f"</header><main><h1>Fahrradwerkstatt</h1>{main}</main><footer>Impressum</footer>"
+            f"</body></html>")
+
+
+CASES = [
+    # (name, main html, must stay, must go)
+    ("a button after each section",
+     sections(2) + "<div class='b'><a href='/termin'>Termin buchen</a></div>" + sections(2, 2)
+     + "<p><a class='btn' href='https://www.rad.example/preise'>Alle Preise ansehen</a></p>",
+     ["Leistung 0", "Teil 1", "Teil 3"], ["Termin buchen", "Alle Preise ansehen"]),
+    ("a pair of buttons side by side",
+     sections(3) + "<div><a href='/a'>Jetzt starten</a></div><div><a href='/k'>Kontakt</a></div>",
+     ["Teil 2"], ["Jetzt starten", "Kontakt"]),
+    ("three short links in a row are a list",
+     sections(3) + "<div><a href='/a'>Reifen</a></div><div><a href='/b'>Bremsen</a></div>"
+     "<div><a href='/c'>Schaltung</a></div>",
+     ["Teil 2", "Reifen", "Bremsen", "Schaltung"], []),
+    ("a link inside a sentence, a list entry and a table cell",
+     sections(3) + "<p>Mehr dazu im <a href='/faq'>Fragenkatalog</a>.</p><ul><li><a href='/x'>"
+     "Ersatzteile</a></li><li>Zubehör</li></ul><table><tr><td><a href='/y'>Preisliste</a></td>"
+     "<td>2024</td></tr></table>",
+     ["Mehr dazu im Fragenkatalog", "Ersatzteile", "Preisliste"], []),
+    ("card titles are kept, the call to action repeated on every card goes",
+     sections(3) + "<div class='grid'>" + "".join(
+         f"<div class='card'><div class='t'><a href='/r/{i}'>Rad {n}</a></div><p>Gebraucht, "
+         f"geprüft und mit neuen Reifen, sofort abholbereit in der Werkstatt.</p><div class='m'>"
+         f"<a href='/r/{i}'>Ansehen</a></div></div>" for i, n in enumerate(("Nord", "Süd", "Ost")))
+     + "</div>",
+     ["Teil 2", "Rad Nord", "Rad Süd", "Rad Ost", "Gebraucht, geprüft"], ["Ansehen"]),
+    ("a linked line introducing a paragraph is its title",
+     sections(2) + "<p><a href='https://quelle.example/1'>Werkstatt Nord übernommen</a></p>"
+     + SECTION.format(i=7) + "<p><a href='https://quelle.example/2'>Neue Filiale Süd</a></p>"
+     + SECTION.format(i=8),
+     ["Werkstatt Nord übernommen", "Teil 7", "Neue Filiale Süd", "Teil 8"], []),
+    ("a lone link to another site is a reference",
+     sections(3) + "<div><a class='button' href='https://verband.example/'>Verband der "
+     "Werkstätten</a></div>", ["Teil 2", "Verband der Werkstätten"], []),
+    ("a heading that is a link, and a long link line",
+     sections(3) + "<h3><a href='/h'>Winterservice</a></h3>" + SECTION.format(i=9)
+     + "<p><a href='/l'>Die vollständige Liste aller Arbeiten mit ihren Preisen</a></p>",
+     ["Winterservice", "Teil 9", "Die vollständige Liste aller Arbeiten"], []),
+]
+
+
+@pytest.mark.parametrize("name,main,stay,go", CASES, ids=[c[0] for c in CASES])
+def test_link_buttons(name: str, main: str, stay: list[str], go: list[str]) -> None:
+    result = extract(page(main), "https://rad.example/werkstatt")
+    for text in stay:
+        assert text in result.content_text, f"{name}: lost {text!r}"
+    for text in go:
+        assert text not in result.content_text, f"{name}: kept {text!r}"
+
+
+def test_a_page_of_short_links_keeps_them() -> None:
+    """When the buttons would be much of the text, the container is a page of links."""
+    main = SECTION.format(i=0) + SECTION.format(i=1) + "".join(
+        f"<p>Vorher</p><div><a href='/{i}'>Standort {i}</a></div>" for i in range(12))
+    result = extract(page(main), "https://rad.example/werkstatt")
+    assert "Teil 1" in result.content_text
+    assert "Standort 0" in result.content_text and "Standort 11" in result.content_text
+
+
+def test_trace_names_the_rule() -> None:
+    main = sections(3) + "<div><a href='/termin'>Termin buchen</a></div>"
+    result = extract(page(main), "https://rad.example/werkstatt", trace=True)
+    entries = [e for e in result.trace if e.get("rule") == "link-button"]
+    assert entries and entries[0]["count"] == 1 and entries[0]["text"] == ["Termin buchen"]
+    assert "Teil 2" in result.content_text
