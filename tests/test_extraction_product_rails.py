@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from crawler.extraction import extract
+from tests.kept_and_removed import assert_kept_and_removed
 
 PRODUCT = ('<script type="application/ld+json">{"@context": "https://schema.org", "@type": '
            '"Product", "name": "Lampe Nord"}</script>')
@@ -71,10 +72,7 @@ CASES = [
 @pytest.mark.parametrize("name,main,stay,go", CASES, ids=[c[0] for c in CASES])
 def test_product_rails(name: str, main: str, stay: list[str], go: list[str]) -> None:
     result = extract(page(main), "https://shop.example/lampe-nord")
-    for text in stay:
-        assert text in result.content_text, f"{name}: lost {text!r}"
-    for text in go:
-        assert text not in result.content_text, f"{name}: kept {text!r}"
+    assert_kept_and_removed(result.content_text, name, stay, go)
 
 
 def test_only_product_pages() -> None:

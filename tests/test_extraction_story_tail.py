@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from crawler.extraction import extract
+from tests.kept_and_removed import assert_kept_and_removed
 
 STORY = "".join(
     f"<p>Die Gemeinde hat am Montag den neuen Hafen eröffnet, nachdem die Arbeiten drei Wochen "
@@ -63,10 +64,7 @@ CASES = [
 @pytest.mark.parametrize("name,article,stay,go", CASES, ids=[c[0] for c in CASES])
 def test_story_tail(name: str, article: str, stay: list[str], go: list[str]) -> None:
     result = extract(page(article), "https://news.example/hafen")
-    for text in stay:
-        assert text in result.content_text, f"{name}: lost {text!r}"
-    for text in go:
-        assert text not in result.content_text, f"{name}: kept {text!r}"
+    assert_kept_and_removed(result.content_text, name, stay, go)
 
 
 def test_short_blocks_have_no_tail() -> None:

@@ -591,6 +591,16 @@ def linked_item_list(cands: list[Candidate], t: Thresholds = THRESHOLDS) -> Cand
     return max(hubs, key=lambda c: (c.repeated, c.chars))
 
 
+def children_by_shape(parent: etree._Element) -> dict[tuple[str, str], list[etree._Element]]:
+    """``parent``'s element children grouped by tag and whole class string (the items of a
+    grid or a row of cards share both), in document order."""
+    groups: dict[tuple[str, str], list[etree._Element]] = {}
+    for child in parent:
+        if isinstance(child.tag, str):
+            groups.setdefault((child.tag, child.get("class") or ""), []).append(child)
+    return groups
+
+
 def item_grid(page: etree._Element, stats: StatsMap, scores: Mapping[etree._Element, float],
               chrome: PageChrome, t: Thresholds = THRESHOLDS) -> Candidate | None:
     """The largest grid of linked items: an element whose children repeat one tag and class,
@@ -604,11 +614,7 @@ def item_grid(page: etree._Element, stats: StatsMap, scores: Mapping[etree._Elem
             continue
         if mains and not any(contains(m, el) for m in mains):
             continue
-        groups: dict[tuple[str, str], list[etree._Element]] = {}
-        for child in el:
-            if isinstance(child.tag, str):
-                groups.setdefault((child.tag, child.get("class") or ""), []).append(child)
-        for members in groups.values():
+        for members in children_by_shape(el).values():
             if len(members) < t.min_grid_items:
                 continue
             chars = sum(stats[m].chars for m in members if m in stats)

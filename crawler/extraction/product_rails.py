@@ -26,6 +26,7 @@ from urllib.parse import urldefrag, urljoin
 
 from lxml import etree
 
+from crawler.extraction.candidates import children_by_shape
 from crawler.extraction.clean import _remove as remove_keeping_tail
 from crawler.extraction.story_tail import non_space_chars
 from crawler.extraction.thresholds import Thresholds
@@ -70,11 +71,7 @@ def find_rails(container: etree._Element, url: str, t: Thresholds) -> list[list[
             continue
         if any(anc in taken for anc in parent.iterancestors()) or parent in taken:
             continue
-        groups: dict[tuple[str, str], list[etree._Element]] = {}
-        for child in parent:
-            if isinstance(child.tag, str):
-                groups.setdefault((child.tag, child.get("class") or ""), []).append(child)
-        for members in groups.values():
+        for members in children_by_shape(parent).values():
             if len(members) < t.rail_min_items:
                 continue
             if parent is container or not _whole_row(parent, members):

@@ -33,7 +33,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
-                                           remove_block, text_blocks)
+                                           remove_block, text_blocks, under_heading)
 from crawler.extraction.thresholds import Thresholds
 
 ASIDE_RULE = "story-aside"
@@ -101,11 +101,7 @@ def _boxed_headings(runs: list[list[TextBlock]], t: Thresholds) -> list[TextBloc
         for i, block in enumerate(run):
             if not block.heading:
                 continue
-            lines = []
-            for later in run[i + 1:]:
-                if later.heading:
-                    break
-                lines.append(later)
+            lines = under_heading(run, i)
             if not lines:
                 continue
             box = _common_ancestor(block.element, lines[-1].element)

@@ -121,6 +121,16 @@ def holds_story(container: etree._Element, t: Thresholds,
     return prose >= t.tail_story_min_chars and prose >= t.tail_story_share * total
 
 
+def under_heading(blocks: list[TextBlock], at: int) -> list[TextBlock]:
+    """The blocks after the heading ``blocks[at]`` up to the next heading (its section)."""
+    section = []
+    for later in blocks[at + 1:]:
+        if later.heading:
+            break
+        section.append(later)
+    return section
+
+
 def is_prose(block: TextBlock, t: Thresholds) -> bool:
     """Whether a block is a paragraph of the story: long enough outside links, mostly not
     links, not a heading, not code or a table."""
@@ -147,12 +157,7 @@ def trim_story_tail(container: etree._Element, t: Thresholds,
     for i, block in enumerate(tail):
         if not block.heading:
             continue
-        section = []
-        for later in tail[i + 1:]:
-            if later.heading:
-                break
-            section.append(later)
-        if all(id(b) in gone for b in section):
+        if all(id(b) in gone for b in under_heading(tail, i)):
             headed_nothing.append(block)
     for block in reversed(headed_nothing):  # a heading over an emptied subsection goes too
         gone.add(id(block))
