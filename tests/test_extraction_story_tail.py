@@ -68,11 +68,13 @@ def test_story_tail(name: str, article: str, stay: list[str], go: list[str]) -> 
 
 
 def test_short_blocks_have_no_tail() -> None:
-    """A page of short blocks (no story of several paragraphs) keeps its closing links."""
+    """A page of short blocks (no story of several paragraphs) keeps its closing links (titles
+    longer than menu entries: a pair of menu-length links is pruned as navigation)."""
     body = ("<p>Öffnungszeiten: Montag bis Freitag, 9 bis 17 Uhr, samstags nach Absprache.</p>"
             "<p>Anfahrt mit dem Bus 12 bis zur Haltestelle Hafen, dann fünf Minuten zu Fuß.</p>"
-            "<h3>Weitere Seiten</h3><ul><li><a href='/a'>Preise und Tarife für Gruppen</a></li>"
-            "<li><a href='/b'>Kontakt und Anfahrt im Überblick</a></li></ul>")
+            "<h3>Weitere Seiten</h3><ul><li><a href='/a'>Preise und Tarife für Gruppen und "
+            "Schulklassen</a></li><li><a href='/b'>Kontakt und Anfahrt mit Bus und Bahn im "
+            "Überblick</a></li></ul>")
     result = extract(page(body), "https://news.example/info")
     assert "Öffnungszeiten" in result.content_text
     assert "Preise und Tarife" in result.content_text
