@@ -176,7 +176,7 @@ GRID_CASES = [
 def test_grid_of_linked_items(name: str, body: str, grid_class: str | None) -> None:
     tree = parse_html(page(body)).tree.find("body")
     stats = compute_stats(tree, THRESHOLDS)
-    grid = tiers.item_grid(tree, stats, density_scores(tree, stats, THRESHOLDS), load_rules().cleaning.chrome)
+    grid = tiers.item_grid(tree, stats, density_scores(tree, stats, THRESHOLDS, load_rules().cleaning), load_rules().cleaning.chrome)
     assert (grid.element.get("class") if grid is not None else None) == grid_class
 
 

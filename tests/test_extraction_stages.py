@@ -316,6 +316,28 @@ def test_readability_weights_are_thresholds(weight: str) -> None:
     assert len(more.scores) == len(base.scores)
 
 
+@pytest.mark.parametrize("names,sign", [
+    ({"class": "entry-content"}, 1),          # content-like
+    ({"id": "sidebar"}, -1),                  # boilerplate-like
+    ({"class": "post-footer"}, 0),            # both: they cancel
+    ({"class": "grid-cell"}, 0),              # neither
+])
+def test_readability_class_weights_come_from_the_cleaning_rules(names: dict, sign: int) -> None:
+    """The density score's class/id weights read the name patterns of ``cleaning.yaml``; rules
+    without them weigh no name."""
+    from lxml import etree
+
+    from crawler.extraction.frameworks import load_rules
+    from crawler.extraction.scoring import class_weight
+
+    cleaning = load_rules().cleaning
+    element = etree.Element("div", names)
+    assert class_weight(element, THRESHOLDS, cleaning) == sign * THRESHOLDS.class_name_weight
+    bare = dataclasses.replace(cleaning, readability_positive_pattern=None,
+                               readability_negative_pattern=None)
+    assert class_weight(element, THRESHOLDS, bare) == 0
+
+
 # Numbers that stay literals in the choice and cleaning code, each for a reason: display
 # precision of trace entries and of the stored quality figures, ordinal ranks of candidates,
 # cache sizes and the package's folder layout (frameworks), and the body metric's own

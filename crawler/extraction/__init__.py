@@ -153,7 +153,7 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     stats = compute_stats(body, thresholds)
     discounted = discount_named_blocks(body, stats, rules.cleaning, thresholds)
     _note(log, step="prepare", not_content_blocks=discounted)
-    scores = density_scores(body, stats, thresholds)
+    scores = density_scores(body, stats, thresholds, rules.cleaning)
     page = PageAnalysis(url=url, tree=tree, body=body, stats=stats, scores=scores, rules=rules,
                         detection=detection, thresholds=thresholds, structured=structured,
                         metadata=metadata, trace=log, comments=comments)

@@ -73,6 +73,8 @@ class CleaningRules:
     not_content_pattern: re.Pattern[str] | None = None
     product_description_pattern: re.Pattern[str] | None = None
     content_name_pattern: re.Pattern[str] | None = None
+    readability_positive_pattern: re.Pattern[str] | None = None
+    readability_negative_pattern: re.Pattern[str] | None = None
     chrome: PageChrome = PageChrome()
     comment_section_pattern: re.Pattern[str] | None = None
     discussion_frameworks: frozenset[str] = frozenset()
@@ -92,7 +94,8 @@ CLEANING_SELECTOR_KEYS = ("remove", "ad_selectors")
 CLEANING_PATTERN_KEYS = ("boilerplate_pattern", "keep_pattern", "state_name_pattern",
                          "hidden_content_pattern", "secondary_section_pattern",
                          "not_content_pattern", "product_description_pattern",
-                         "content_name_pattern", "comment_section_pattern")
+                         "content_name_pattern", "comment_section_pattern",
+                         "readability_positive_pattern", "readability_negative_pattern")
 #: Lists of names (framework rule names) in cleaning.yaml.
 CLEANING_NAME_KEYS = ("discussion_frameworks",)
 CLEANING_SCHEMA: dict[str, type] = {**{k: list for k in CLEANING_SELECTOR_KEYS},

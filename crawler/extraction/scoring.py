@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 
 from lxml import etree
 
+from crawler.extraction.frameworks import CleaningRules
 from crawler.extraction.thresholds import Thresholds
 from crawler.extraction.vocabulary import NOT_TEXT_TAGS
 
@@ -34,16 +34,6 @@ FRAME_WEIGHT_TAGS = frozenset({"div", "main"})
 BLOCK_WEIGHT_TAGS = frozenset({"section", "pre", "td", "blockquote"})
 LIST_WEIGHT_TAGS = frozenset({"form", "ol", "ul", "dl", "dd", "dt", "li", "address"})
 HEADING_WEIGHT_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "th"})
-
-POSITIVE = re.compile(
-    r"article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown"
-    r"|documentation|docs?-|product|description|thread|message", re.I)
-NEGATIVE = re.compile(
-    r"-ad-|^ad-|hidden|^hid$|banner|combx|comment-form|contact|foot|footnote|gdpr|masthead|"
-    r"outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|"
-    r"tool|widget|nav|menu|breadcrumb|cookie|consent|newsletter|subscribe|social|popup|modal",
-    re.I)
-
 
 @dataclass(slots=True)
 class Stats:
@@ -160,16 +150,19 @@ def _discount_forms(root: etree._Element, stats: dict[etree._Element, Stats], to
                 sub.good = max(0, sub.good - good)
 
 
-def class_weight(el: etree._Element, t: Thresholds) -> int:
+def class_weight(el: etree._Element, t: Thresholds, cleaning: CleaningRules) -> int:
     """Readability's class/id weight: ``class_name_weight`` up for content-like names, down for
-    boilerplate-like ones."""
+    boilerplate-like ones (``readability_positive_pattern`` and ``readability_negative_pattern``
+    of the cleaning rules)."""
+    positive = cleaning.readability_positive_pattern
+    negative = cleaning.readability_negative_pattern
     weight = 0
     for value in (el.get("class"), el.get("id")):
         if not value:
             continue
-        if NEGATIVE.search(value):
+        if negative is not None and negative.search(value):
             weight -= t.class_name_weight
-        if POSITIVE.search(value):
+        if positive is not None and positive.search(value):
             weight += t.class_name_weight
     return weight
 
@@ -197,7 +190,7 @@ def _divider(level: int, t: Thresholds) -> float:
 
 
 def density_scores(root: etree._Element, stats: dict[etree._Element, Stats],
-                   t: Thresholds) -> dict[etree._Element, float]:
+                   t: Thresholds, cleaning: CleaningRules) -> dict[etree._Element, float]:
     """Readability-style content scores: paragraph scores added to ancestors, scaled by link density."""
     raw: dict[etree._Element, float] = {}
     weights: dict[tuple[str | None, str | None], int] = {}  # by (class, id): names repeat
@@ -222,7 +215,7 @@ def density_scores(root: etree._Element, stats: dict[etree._Element, Stats],
                 names = (parent.get("class"), parent.get("id"))
                 weight = weights.get(names)
                 if weight is None:
-                    weight = weights[names] = class_weight(parent, t)
+                    weight = weights[names] = class_weight(parent, t, cleaning)
                 raw[parent] = tag_base.get(parent.tag, 0) + weight
             raw[parent] += score / divider
             parent = parent.getparent()
