@@ -33,7 +33,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
-                                           remove_block, text_blocks, under_heading)
+                                           remove_blocks, text_blocks, under_heading)
 from crawler.extraction.thresholds import Thresholds
 
 ASIDE_RULE = "story-aside"
@@ -137,12 +137,6 @@ def drop_story_asides(container: etree._Element, url: str, t: Thresholds,
     prose = sum(b.prose for b in blocks if is_prose(b, t))
     if sum(b.chars for b in doomed) > t.tail_max_share * prose:
         return 0  # linked entries among a few paragraphs: an index, not a story's asides
-    for block in doomed:
-        remove_block(block.element, container)
-    if trace is not None:
-        trace.append({"step": "clean", "action": "removed", "rule": ASIDE_RULE,
-                      "why": "inside the story: short lines mostly of links, and headings over "
-                             "only them", "count": len(doomed),
-                      "text": [" ".join(b.element.text_content().split())[:60]
-                               for b in doomed[:5]]})
-    return len(doomed)
+    return remove_blocks(doomed, container, trace, ASIDE_RULE,
+                         "inside the story: short lines mostly of links, and headings over "
+                         "only them")

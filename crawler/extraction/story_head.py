@@ -25,7 +25,7 @@ from typing import Any
 from lxml import etree
 
 from crawler.extraction.date_cues import shows_date
-from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, remove_block,
+from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, remove_blocks,
                                            text_blocks)
 from crawler.extraction.thresholds import Thresholds
 
@@ -53,12 +53,5 @@ def drop_story_head(container: etree._Element, t: Thresholds,
         return 0
     first = next(i for i, block in enumerate(blocks) if is_prose(block, t))
     doomed = [b for b in blocks[:first] if _date_line(b, t)]
-    for block in doomed:
-        remove_block(block.element, container)
-    if trace is not None and doomed:
-        trace.append({"step": "clean", "action": "removed", "rule": HEAD_RULE,
-                      "why": "before the story's first paragraph: short lines showing a date",
-                      "count": len(doomed),
-                      "text": [" ".join(b.element.text_content().split())[:60]
-                               for b in doomed[:5]]})
-    return len(doomed)
+    return remove_blocks(doomed, container, trace, HEAD_RULE,
+                         "before the story's first paragraph: short lines showing a date")

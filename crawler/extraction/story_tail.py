@@ -165,12 +165,20 @@ def trim_story_tail(container: etree._Element, t: Thresholds,
     story = sum(b.prose for b in blocks if is_prose(b, t))
     if sum(b.chars for b in doomed) > t.tail_max_share * story:
         return 0  # a hub's index after its introduction, not a story's teasers
+    return remove_blocks(doomed, container, trace, TAIL_RULE,
+                         "after the story's last paragraph: lines of links and headings "
+                         "heading nothing")
+
+
+def remove_blocks(doomed: list[TextBlock], container: etree._Element,
+                  trace: list[dict[str, Any]] | None, rule: str, why: str) -> int:
+    """Remove ``doomed`` from ``container`` and note it in ``trace`` under ``rule`` (with the
+    first blocks' text); return how many blocks went."""
     for block in doomed:
         remove_block(block.element, container)
     if trace is not None and doomed:
-        trace.append({"step": "clean", "action": "removed", "rule": TAIL_RULE,
-                      "why": "after the story's last paragraph: lines of links and headings "
-                             "heading nothing", "count": len(doomed),
+        trace.append({"step": "clean", "action": "removed", "rule": rule, "why": why,
+                      "count": len(doomed),
                       "text": [" ".join(b.element.text_content().split())[:60]
                                for b in doomed[:5]]})
     return len(doomed)
