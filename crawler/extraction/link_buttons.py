@@ -29,11 +29,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from typing import Any
-from urllib.parse import urlsplit
 
 from lxml import etree
 
-from crawler.extraction.story_tail import TextBlock, is_prose, remove_block, text_blocks
+from crawler.extraction.story_tail import (TextBlock, is_prose, remove_block, site_host,
+                                           text_blocks)
 from crawler.extraction.thresholds import Thresholds
 
 BUTTON_RULE = "link-button"
@@ -42,12 +42,6 @@ BUTTON_RULE = "link-button"
 _ENTRY_TAGS = frozenset({"li", "td", "th", "dd", "dt", "caption", "figcaption"})
 """Containers whose short link is an entry of a list, a table or a definition."""
 _WORD = re.compile(r"\w+")
-
-
-def _host(url: str) -> str:
-    """A URL's host without a leading ``www.`` (a relative link has none)."""
-    host = (urlsplit(url.strip()).hostname or "").lower()
-    return host[4:] if host.startswith("www.") else host
 
 
 def _is_button(block: TextBlock, site: str, t: Thresholds) -> bool:
@@ -59,7 +53,7 @@ def _is_button(block: TextBlock, site: str, t: Thresholds) -> bool:
     links = [el] if el.tag == "a" else list(el.iter("a"))
     if len(links) != 1 or not links[0].get("href"):
         return False
-    target = _host(links[0].get("href", ""))
+    target = site_host(links[0].get("href", "").strip())
     if target and target != site:
         return False
     if el.tag in _ENTRY_TAGS or any(a.tag in _ENTRY_TAGS for a in el.iterancestors()):
@@ -96,7 +90,7 @@ def drop_link_buttons(container: etree._Element, url: str, t: Thresholds,
                       trace: list[dict[str, Any]] | None = None) -> int:
     """Remove the lone link buttons between the container's blocks; return how many went."""
     blocks = text_blocks(container)
-    site = _host(url)
+    site = site_host(url.strip())
     flags = [_is_button(b, site, t) for b in blocks]
     for i, flag in enumerate(flags):
         if flag and i + 1 < len(blocks) and is_prose(blocks[i + 1], t):

@@ -28,22 +28,17 @@ where the tail rule does: on article pages, never on containers chosen by a site
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 from lxml import etree
 
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
-                                           remove_blocks, text_blocks, under_heading)
+                                           remove_blocks, site_host, text_blocks,
+                                           under_heading)
 from crawler.extraction.thresholds import Thresholds
 
 ASIDE_RULE = "story-aside"
 """The rule's name in the trace."""
-
-
-def _host(url: str) -> str:
-    """A URL's host without a leading ``www.`` (empty when it has none)."""
-    host = (urlsplit(url).hostname or "").lower()
-    return host[4:] if host.startswith("www.") else host
 
 
 def _same_site(host: str, other: str) -> bool:
@@ -55,14 +50,14 @@ def _same_site(host: str, other: str) -> bool:
 def _links_home(block: TextBlock, url: str) -> bool:
     """Whether every link of a block points to another page of the page's own site (a pointer
     to a source or a shop elsewhere is the story's reference, not the site's aside)."""
-    page_host = _host(url)
+    page_host = site_host(url)
     hrefs = [a.get("href") or "" for a in block.element.iter("a")]
     if block.element.tag == "a":
         hrefs.append(block.element.get("href") or "")
     for anc in block.element.iterancestors("a"):
         hrefs.append(anc.get("href") or "")
     hrefs = [h.strip() for h in hrefs if h.strip() and not h.strip().startswith("#")]
-    return bool(hrefs) and all(_same_site(_host(urljoin(url, h)), page_host) for h in hrefs)
+    return bool(hrefs) and all(_same_site(site_host(urljoin(url, h)), page_host) for h in hrefs)
 
 
 def _is_aside(block: TextBlock, url: str, t: Thresholds) -> bool:

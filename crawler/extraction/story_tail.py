@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -168,6 +169,12 @@ def trim_story_tail(container: etree._Element, t: Thresholds,
     return remove_blocks(doomed, container, trace, TAIL_RULE,
                          "after the story's last paragraph: lines of links and headings "
                          "heading nothing")
+
+
+def site_host(url: str) -> str:
+    """A URL's host without a leading ``www.`` (empty when it has none, as a relative link)."""
+    host = (urlsplit(url).hostname or "").lower()
+    return host[4:] if host.startswith("www.") else host
 
 
 def remove_blocks(doomed: list[TextBlock], container: etree._Element,
