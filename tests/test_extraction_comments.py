@@ -10,6 +10,7 @@ import pytest
 
 from crawler.extraction import extract
 from tests.conftest import run_crawl
+from tests.kept_and_removed import assert_kept_and_removed
 
 STORY = "".join(f"<p>The harbour reopened on Monday after three weeks of repairs, and the first "
                 f"boats, loaded with fish and visitors, arrived before noon. Paragraph {i}.</p>"
@@ -108,6 +109,53 @@ KEPT = [
          f"</div>" for j in range(4)) + "</div>"),
      ["Paragraph 0", "Paragraph 5"]),
 ]
+
+
+def replies(n: int = 4) -> str:
+    """A forum engine's replies: items of one shape, each an author link and prose."""
+    return "".join(
+        f"<li class='item'><div class='author'><a href='/u/{j}'>Reader {j}</a></div><div class="
+        f"'message'><p>Reply {j}: {REMARK}, and the ferry times are posted at the gate.</p></div>"
+        f"</li>" for j in range(n))
+
+
+def thread(head: str) -> str:
+    """A thread page: the opening post, then the replies in a block named as comments."""
+    return page(
+        f"<header><nav><a href='/'>Forum</a> <a href='/latest'>Latest</a></nav></header><main>"
+        f"<h1>Harbour reopens</h1><div class='first-post'><div class='post-body'>{STORY}</div>"
+        f"</div><div class='databox databox-comments'><h2>Comments</h2><ul class='messagelist "
+        f"comments'>{replies()}</ul></div></main><footer class='footer'><p>Forum rules, imprint "
+        f"and privacy of this community board</p></footer>", head=head)
+
+
+DISCUSSIONS = [
+    # (name, page html, must stay, must go)
+    ("a declared forum posting keeps the replies named as comments",
+     thread(FORUM_LD),
+     ["Paragraph 0", "Paragraph 5", "Reply 0:", "Reply 3:", "Reader 2"],
+     ["Forum rules, imprint", "Latest"]),
+    ("a declared Q&A page keeps its answers named as comments",
+     thread(FORUM_LD.replace("DiscussionForumPosting", "QAPage")),
+     ["Paragraph 0", "Reply 0:", "Reply 3:"], ["Forum rules, imprint"]),
+]
+
+
+@pytest.mark.parametrize("name, html, stay, go", DISCUSSIONS, ids=[c[0] for c in DISCUSSIONS])
+def test_discussion_posts(name: str, html: str, stay: list[str], go: list[str]) -> None:
+    """On a discussion page the replies are the content, even where its markup names them as
+    comments: neither the choice nor the cleaning leaves them out (rule discussion-posts)."""
+    result = extract(html, "https://forum.example/t/harbour", trace=True)
+    assert_kept_and_removed(result.content_text, name, stay, go)
+    assert any(e.get("rule") == "discussion-posts" for e in result.trace)
+
+
+def test_replies_named_as_comments_under_a_story_stay_apart() -> None:
+    """The same page declaring no discussion: the block named as comments is no content."""
+    result = extract(thread(""), "https://news.example/harbour", trace=True)
+    assert_kept_and_removed(result.content_text, "a story", ["Paragraph 0", "Paragraph 5"],
+                            ["Reply 0:", "Reply 3:", "Forum rules, imprint"])
+    assert not any(e.get("rule") == "discussion-posts" for e in result.trace)
 
 
 @pytest.mark.parametrize("name, html, content", KEPT, ids=[c[0] for c in KEPT])

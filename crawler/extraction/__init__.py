@@ -19,6 +19,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from crawler.extraction import candidates as tiers
+from crawler.extraction import clean
 from crawler.extraction.clean import clean_container, discount_named_blocks, strip_non_content
 from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import Detection, RuleSet, load_rules, detect_framework
@@ -100,7 +101,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
         if cand.tier != tiers.TIER_TRAFILATURA:
             clean_container(element, page.detection.rules, page.rules.cleaning, log,
                             cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES,
-                            t=page.thresholds)
+                            t=page.thresholds, exempt=page.discussion_posts)
             if cand.tier != tiers.TIER_RULES and page.metadata is not None \
                     and page.metadata.page_type == STORY_PAGE_TYPE:
                 # The four rules read the same blocks: read once, again only after a removal.
@@ -149,14 +150,21 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     body = work.find("body")
     if body is None:
         body = work
-    comments = _set_comments_apart(body, detection, structured, rules.cleaning, thresholds, log)
+    discussion = _is_discussion(detection, structured, rules.cleaning)
+    comments = _set_comments_apart(body, discussion, rules.cleaning, thresholds, log)
     stats = compute_stats(body, thresholds)
-    discounted = discount_named_blocks(body, stats, rules.cleaning, thresholds)
+    posts = clean.discussion_posts(discussion, rules.cleaning)
+    discounted = discount_named_blocks(body, stats, rules.cleaning, thresholds, exempt=posts)
     _note(log, step="prepare", not_content_blocks=discounted)
+    if posts is not None:
+        _note(log, step="prepare", rule=clean.DISCUSSION_POSTS_RULE,
+              why="a discussion page: blocks named as its replies keep their weight in the "
+                  "choice")
     scores = density_scores(body, stats, thresholds, rules.cleaning)
     page = PageAnalysis(url=url, tree=tree, body=body, stats=stats, scores=scores, rules=rules,
                         detection=detection, thresholds=thresholds, structured=structured,
-                        metadata=metadata, trace=log, comments=comments)
+                        metadata=metadata, trace=log, comments=comments,
+                        discussion_posts=posts)
     page.candidates += tiers.rule_candidates(body, detection, stats, scores, thresholds)
     page.candidates += tiers.semantic_candidates(body, stats, scores, thresholds)
     page.candidates += tiers.pattern_candidates(body, stats, scores, rules.cleaning, thresholds)
@@ -204,15 +212,23 @@ def _description_fallback(description: str) -> HtmlElement:
     return wrapper
 
 
-def _set_comments_apart(body: HtmlElement, detection: Detection, structured: Any,
-                        cleaning: Any, thresholds: Thresholds,
+def _is_discussion(detection: Detection, structured: Any, cleaning: Any) -> bool:
+    """Whether the page is a discussion whose posts are its content (forum engine, declared
+    forum posting or Q&A page)."""
+    from crawler.extraction import comments
+
+    declared = list(structured.types) if structured is not None else []
+    return comments.is_discussion(detection.framework, declared, cleaning)
+
+
+def _set_comments_apart(body: HtmlElement, discussion: bool, cleaning: Any,
+                        thresholds: Thresholds,
                         log: list[dict[str, Any]] | None) -> HtmlElement | None:
     """Take the page's reader-comment sections out of the working tree (not on discussion
     pages, where the posts are the content); they are returned under one element, or None."""
     from crawler.extraction import comments
 
-    declared = list(structured.types) if structured is not None else []
-    if comments.is_discussion(detection.framework, declared, cleaning):
+    if discussion:
         _note(log, step="comments", set_apart=[], why="a discussion page: its posts are the "
               "content")
         return None

@@ -264,10 +264,12 @@ def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:
     return [t for t in tokens if state is None or not state.search(t)]
 
 
-def _name_verdict(el: etree._Element,
-                  cleaning: CleaningRules) -> tuple[re.Match | None, re.Match | None]:
+def _name_verdict(el: etree._Element, cleaning: CleaningRules,
+                  exempt: re.Pattern[str] | None = None
+                  ) -> tuple[re.Match | None, re.Match | None]:
     """What an element's names say: the secondary-section name they hold, and the boilerplate
-    name they hold when no keep name overrides it (None for either when there is none)."""
+    name they hold when no keep name (nor ``exempt``, a discussion's posts) overrides it (None
+    for either when there is none)."""
     names = " ".join(_block_names(el, cleaning))
     if not names:
         return None, None
@@ -277,16 +279,20 @@ def _name_verdict(el: etree._Element,
     if secondary_hit:
         return secondary_hit, None
     hit = pattern.search(names) if pattern is not None else None
-    if hit and not (keep is not None and keep.search(names)):
+    if hit and not (keep is not None and keep.search(names)) \
+            and not (exempt is not None and exempt.search(names)):
         return None, hit
     return None, None
 
 
 def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stats],
-                          cleaning: CleaningRules, t: Thresholds = THRESHOLDS) -> int:
+                          cleaning: CleaningRules, t: Thresholds = THRESHOLDS,
+                          exempt: re.Pattern[str] | None = None) -> int:
     """Zero the content-like count of blocks whose names say they are never content (a table of
     contents, comments, an author box), so that widening and choosing a container are not
-    drawn to them by their prose; cleaning still decides what is removed. Returns how many."""
+    drawn to them by their prose; cleaning still decides what is removed. Blocks whose names
+    match ``exempt`` keep their count (a discussion's posts, see :func:`discussion_posts`).
+    Returns how many."""
     pattern, keep = cleaning.not_content_pattern, cleaning.keep_pattern
     root_st = stats.get(root)
     if pattern is None or root_st is None or root_st.good == 0:
@@ -301,7 +307,8 @@ def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stat
         if not pattern.search(raw):  # most blocks: no need to drop the state names
             continue
         names = " ".join(_block_names(el, cleaning))
-        if names and pattern.search(names) and not (keep is not None and keep.search(names)):
+        if names and pattern.search(names) and not (keep is not None and keep.search(names)) \
+                and not (exempt is not None and exempt.search(names)):
             named.append(el)
     named_set = set(named)
     count = 0
@@ -319,6 +326,18 @@ def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stat
                 anc_st.good = max(0, anc_st.good - good)
         count += 1
     return count
+
+
+DISCUSSION_POSTS_RULE = "discussion-posts"
+"""The rule's name in the trace."""
+
+
+def discussion_posts(discussion: bool, cleaning: CleaningRules) -> re.Pattern[str] | None:
+    """On a discussion page, the names of blocks that hold its posts: a forum engine or a page
+    declaring itself a forum posting or a Q&A page names its replies as comments (``comments``,
+    ``comment-list``), and there the replies are the content, so the choice must not be steered
+    away from them. ``None`` elsewhere (reader comments under a story are not content)."""
+    return cleaning.comment_section_pattern if discussion else None
 
 
 _HEADINGS = ("h2", "h3", "h4")
@@ -356,11 +375,13 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                     trace: list[dict[str, Any]] | None = None,
                     stats: dict[etree._Element, Stats] | None = None,
                     prune_link_dense: bool = True,
-                    t: Thresholds = THRESHOLDS) -> etree._Element:
+                    t: Thresholds = THRESHOLDS,
+                    exempt: re.Pattern[str] | None = None) -> etree._Element:
     """Remove boilerplate from the chosen container in place and return it.
 
     ``prune_link_dense`` is off for containers named by a site/framework rule: there a list of
-    links (a table of contents, a changelog) is the page's content.
+    links (a table of contents, a changelog) is the page's content. Blocks whose names match
+    ``exempt`` (a discussion's posts, :func:`discussion_posts`) are not removed by name.
     """
     if stats is None or container not in stats:
         stats = compute_stats(container, t)
@@ -428,7 +449,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if names_key != (None, None):
             verdict = verdicts.get(names_key)
             if verdict is None:  # elements of one class share it: each name list read once
-                verdict = verdicts[names_key] = _name_verdict(el, cleaning)
+                verdict = verdicts[names_key] = _name_verdict(el, cleaning, exempt)
             secondary_hit, boilerplate_hit = verdict
             if secondary_hit:
                 drop(el, f"secondary section {secondary_hit.group(0).strip(' -_')!r}",

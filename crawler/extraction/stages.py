@@ -101,6 +101,9 @@ class PageAnalysis:
     trace: list[dict[str, Any]] | None = None
     comments: HtmlElement | None = None
     """The reader-comment sections taken out of ``body`` before the choice (rendered apart)."""
+    discussion_posts: re.Pattern[str] | None = None
+    """On a discussion page, the names of the blocks holding its replies (neither discounted in
+    the choice nor removed by name); None elsewhere."""
 
     @property
     def declared_types(self) -> frozenset[str]:
