@@ -102,21 +102,24 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
             clean_container(element, page.detection.rules, page.rules.cleaning, log,
                             cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES,
                             t=page.thresholds, exempt=page.discussion_posts)
+            # The rules below read the same blocks: read once, again only after a change.
+            blocks: list[TextBlock] | None = None
             if cand.tier != tiers.TIER_RULES and page.metadata is not None \
                     and page.metadata.page_type == STORY_PAGE_TYPE:
-                # The four rules read the same blocks: read once, again only after a removal.
-                blocks: list[TextBlock] | None = text_blocks(element)
+                blocks = text_blocks(element)
                 if trim_story_tail(element, page.thresholds, log, blocks):
                     blocks = None
                 if drop_story_asides(element, url, page.thresholds, log, blocks):
                     blocks = None
                 if drop_story_head(element, page.thresholds, log, blocks):
                     blocks = None
-                drop_media_captions(element, page.thresholds, log, blocks)
+                if drop_media_captions(element, page.thresholds, log, blocks):
+                    blocks = None
             if cand.tier != tiers.TIER_RULES and page.is_product:
-                drop_product_rails(element, url, page.thresholds, log)
+                if drop_product_rails(element, url, page.thresholds, log):
+                    blocks = None
             if cand.tier != tiers.TIER_RULES:
-                drop_link_buttons(element, url, page.thresholds, log)
+                drop_link_buttons(element, url, page.thresholds, log, blocks)
         result.method = cand.tier
     _render(result, element, url)
     if not result.content_text and page.metadata is not None and page.metadata.description:

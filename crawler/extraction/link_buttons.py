@@ -87,9 +87,12 @@ def _label(block: TextBlock) -> str:
 
 
 def drop_link_buttons(container: etree._Element, url: str, t: Thresholds,
-                      trace: list[dict[str, Any]] | None = None) -> int:
-    """Remove the lone link buttons between the container's blocks; return how many went."""
-    blocks = text_blocks(container)
+                      trace: list[dict[str, Any]] | None = None,
+                      blocks: list[TextBlock] | None = None) -> int:
+    """Remove the lone link buttons between the container's blocks; return how many went
+    (``blocks``: the container's ``text_blocks`` as it stands, when the caller has them)."""
+    if blocks is None:
+        blocks = text_blocks(container)
     site = site_host(url.strip())
     flags = [_is_button(b, site, t) for b in blocks]
     for i, flag in enumerate(flags):

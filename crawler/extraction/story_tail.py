@@ -75,7 +75,10 @@ def non_space_chars(text: str | None) -> int:
 def text_blocks(container: etree._Element) -> list[TextBlock]:
     """The leaf blocks of the container in document order: elements holding no block, either
     block elements themselves or inline elements (a button link) standing beside blocks; code,
-    tables and media are one opaque block each."""
+    tables and media are one opaque block each.
+
+    One walk down from the container that stops at each block it records (what lies inside a
+    block is read by lxml's own text and tag iterators, not visited element by element)."""
     holds_block: set[etree._Element] = set()
     for el in container.iter(*_BLOCKS):
         for anc in el.iterancestors():
@@ -83,31 +86,35 @@ def text_blocks(container: etree._Element) -> list[TextBlock]:
                 break
             holds_block.add(anc)
     out: list[TextBlock] = []
-    done: set[etree._Element] = set()
-    for el in container.iter():
-        if not isinstance(el.tag, str) or el is container:
+    in_link = container.tag == "a" or any(anc.tag == "a" for anc in container.iterancestors())
+    _collect_blocks(container, True, in_link, holds_block, out)
+    return out
+
+
+def _collect_blocks(el: etree._Element, beside_blocks: bool, in_link: bool,
+                    holds_block: set[etree._Element], out: list[TextBlock]) -> None:
+    """Append the leaf blocks under ``el`` to ``out`` (``beside_blocks``: ``el`` is the container
+    or holds a block, so an inline child of it is a block of its own; ``in_link``: ``el`` or
+    one of its ancestors is a link, so every block under it is all link text)."""
+    for child in el:
+        tag = child.tag
+        if not isinstance(tag, str):
             continue
-        parent = el.getparent()
-        if parent in done:
-            done.add(el)
+        if tag in _OPAQUE:
+            out.append(TextBlock(child, non_space_chars(child.text_content()), 0, False, True))
             continue
-        if el.tag in _OPAQUE:
-            done.add(el)
-            out.append(TextBlock(el, non_space_chars(el.text_content()), 0, False, True))
+        holding = child in holds_block
+        if holding or (tag not in _LEAVES and not beside_blocks):
+            _collect_blocks(child, holding, in_link or tag == "a", holds_block, out)
             continue
-        if el in holds_block or (el.tag not in _LEAVES and parent is not container
-                                 and parent not in holds_block):
-            continue  # a leaf is a block holding none, or an inline run beside blocks
-        done.add(el)
-        chars = non_space_chars(el.text_content())
+        chars = non_space_chars(child.text_content())
         if not chars:
             continue
-        if any(anc.tag == "a" for anc in el.iterancestors()):
+        if in_link:
             links = chars  # a card whose heading sits inside its link
         else:
-            links = sum(non_space_chars(a.text_content()) for a in el.iter("a"))
-        out.append(TextBlock(el, chars, min(links, chars), el.tag in _HEADINGS, False))
-    return out
+            links = sum(non_space_chars(a.text_content()) for a in child.iter("a"))
+        out.append(TextBlock(child, chars, min(links, chars), tag in _HEADINGS, False))
 
 
 def holds_story(container: etree._Element, t: Thresholds,
