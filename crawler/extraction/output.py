@@ -144,6 +144,19 @@ def _skip(el) -> bool:
     return is_hidden(el)
 
 
+def _shown_tag(el) -> str | None:
+    """The lower-case tag of an element that contributes to the output, None when it does not
+    (``_skip`` and ``_tag`` in one call: the renderer asks both of every child it meets)."""
+    tag = el.tag
+    if tag.__class__ is not str or tag in DROPPED_TAGS:
+        return None
+    if el.attrib and is_hidden(el):
+        return None
+    if "}" in tag:
+        tag = tag.rsplit("}", 1)[1]
+    return tag if tag.islower() else tag.lower()
+
+
 def _pre_needs_walk(el: HtmlElement) -> bool:
     """Whether a <pre> holds anything its text walk treats specially (line breaks, blocks, line
     numbers, hidden or dropped parts); most highlighted code holds only spans, and its text is
@@ -186,15 +199,23 @@ Pair = tuple[str, str]
 Blocks = tuple[list[str], list[str]]
 
 
+def _single_spaced(text: str) -> str:
+    """Runs of spaces, tabs and no-break spaces as one space (text without any such run, most
+    of it, is returned as it is without a regex pass)."""
+    if "  " in text or "\t" in text or "\xa0" in text:
+        return _SPACES.sub(" ", text)
+    return text
+
+
 def _flush(buf: list[str], out: list[str], line_break: str) -> None:
     """Turn pending inline pieces into one paragraph block (``line_break`` joins its lines)."""
     if buf:
         text = "".join(buf)
         if "\n" in text:
-            lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+            lines = [_single_spaced(line).strip() for line in text.split("\n")]
             para = line_break.join(line for line in lines if line)
         else:
-            para = _SPACES.sub(" ", text).strip()
+            para = _single_spaced(text).strip()
         if para:
             out.append(para)
         buf.clear()
@@ -224,15 +245,18 @@ class _Renderer:
             md_buf.append(_escape(text))
             tx_buf.append(text)
         for child in el:
-            if not _skip(child):
-                if _tag(child) in BLOCK_TAGS:
-                    _flush(md_buf, md_out, "  \n")
-                    _flush(tx_buf, tx_out, "\n")
-                    md, tx = self.block(child)
+            tag = _shown_tag(child)
+            if tag is not None:
+                if tag in BLOCK_TAGS:
+                    if md_buf:
+                        _flush(md_buf, md_out, "  \n")
+                    if tx_buf:
+                        _flush(tx_buf, tx_out, "\n")
+                    md, tx = self.block(child, tag)
                     md_out.extend(md)
                     tx_out.extend(tx)
                 else:
-                    md_piece, tx_piece = self.inline(child)
+                    md_piece, tx_piece = self.inline(child, tag)
                     md_buf.append(md_piece)
                     tx_buf.append(tx_piece)
             tail = child.tail
@@ -240,13 +264,16 @@ class _Renderer:
                 text = _WS.sub(" ", tail)
                 md_buf.append(_escape(text))
                 tx_buf.append(text)
-        _flush(md_buf, md_out, "  \n")
-        _flush(tx_buf, tx_out, "\n")
+        if md_buf:
+            _flush(md_buf, md_out, "  \n")
+        if tx_buf:
+            _flush(tx_buf, tx_out, "\n")
         return md_out, tx_out
 
-    def block(self, el: HtmlElement) -> Blocks:
-        """The blocks of one block-level element."""
-        tag = _tag(el)
+    def block(self, el: HtmlElement, tag: str | None = None) -> Blocks:
+        """The blocks of one block-level element (``tag``: its lower-case tag, when known)."""
+        if tag is None:
+            tag = _tag(el)
         if tag in _HEADINGS:
             md, tx = self._inline_text(el)
             if md.startswith("**") and md.endswith("**") and md.count("**") == 2 and len(md) > 4:
@@ -386,9 +413,11 @@ class _Renderer:
         md, tx = self.blocks(el)
         return _flat(md), _flat(tx)
 
-    def inline(self, el: HtmlElement) -> Pair:
-        """One inline element with its content (not its tail)."""
-        tag = _tag(el)
+    def inline(self, el: HtmlElement, tag: str | None = None) -> Pair:
+        """One inline element with its content, not its tail (``tag``: its lower-case tag, when
+        known)."""
+        if tag is None:
+            tag = _tag(el)
         if tag == "br":
             return "\n", "\n"
         if tag == "img":
@@ -433,15 +462,16 @@ class _Renderer:
             md_parts.append(_escape(text))
             tx_parts.append(text)
         for child in el:
-            if not _skip(child):
-                if _tag(child) in BLOCK_TAGS:
-                    md, tx = self.block(child)
+            tag = _shown_tag(child)
+            if tag is not None:
+                if tag in BLOCK_TAGS:
+                    md, tx = self.block(child, tag)
                     if md:
                         md_parts.append("\n" + "\n".join(md) + "\n")
                     if tx:
                         tx_parts.append("\n" + "\n".join(tx) + "\n")
                 else:
-                    md_piece, tx_piece = self.inline(child)
+                    md_piece, tx_piece = self.inline(child, tag)
                     md_parts.append(md_piece)
                     tx_parts.append(tx_piece)
             if child.tail:
