@@ -171,6 +171,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "story-aside": ("crawler.extraction", "drop_story_asides", lambda *a, **k: 0),
     "story-head": ("crawler.extraction", "drop_story_head", lambda *a, **k: 0),
     "discussion-posts": ("crawler.extraction.clean", "discussion_posts", lambda *a, **k: None),
+    "sibling-sections": ("crawler.extraction.candidates", "sibling_sections",
+                         lambda *a, **k: None),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""
