@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from collections.abc import Iterator
 from datetime import date
+from itertools import islice
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -106,9 +107,24 @@ def _in_site_chrome(el: HtmlElement) -> bool:
 
 
 _BRAND = re.compile(r"logo|brand", re.I)
-_BRAND_XPATH = etree.XPath(  # the attribute axis: far cheaper than testing every element
-    "//@class[contains(., 'logo') or contains(., 'brand') or contains(., 'Logo') or "
-    "contains(., 'Brand')]/.. | //@id[contains(., 'logo') or contains(., 'brand')]/..")
+BRAND_MAX_BLOCKS = 8
+"""Logo/brand blocks read, the first in the page."""
+
+
+def _brand_blocks(tree: HtmlElement) -> Iterator[HtmlElement]:
+    """The page's elements whose class names a logo or a brand (``logo``, ``Brand``...) or whose
+    id does (``logo``, ``brand``), in document order, found lazily: the first few are read, so
+    the walk usually stops in the page's header (a substring test per element is cheaper than
+    the same test in XPath, which copies every attribute's value)."""
+    for el in tree.getroottree().getroot().iter(etree.Element):
+        names = el.get("class")
+        if names is not None and ("logo" in names or "brand" in names or "Logo" in names
+                                  or "Brand" in names):
+            yield el
+            continue
+        ident = el.get("id")
+        if ident is not None and ("logo" in ident or "brand" in ident):
+            yield el
 BRAND_MAX_CHARS = 60
 """A logo's text or alt longer than this is not a name (a tagline, a whole header)."""
 
@@ -116,7 +132,7 @@ BRAND_MAX_CHARS = 60
 def _brand_names(tree: HtmlElement) -> list[str]:
     """Names the site shows as its logo or brand: the text and image alt of logo/brand blocks."""
     names: list[str] = []
-    for el in _BRAND_XPATH(tree)[:8]:
+    for el in islice(_brand_blocks(tree), BRAND_MAX_BLOCKS):
         hint = f"{el.get('class') or ''} {el.get('id') or ''}"
         if not _BRAND.search(hint):
             continue
@@ -328,9 +344,20 @@ def _meta_authors(tree: HtmlElement) -> list[str]:
     return out
 
 
-_BYLINE_XPATH = etree.XPath(
-    "//@class[contains(., 'author') or contains(., 'Author') or contains(., 'byline')]/.."
-    " | //*[@rel='author' or @itemprop='author' or @id='author']")
+BYLINE_MAX_BLOCKS = 16
+"""Author/byline blocks read, the first in the page."""
+
+
+def _byline_blocks(tree: HtmlElement) -> Iterator[HtmlElement]:
+    """The page's elements whose class names an author or a byline, or that are declared the
+    author (``rel``, ``itemprop`` or ``id`` "author"), in document order, found lazily: the
+    first one that reads as a name ends the search."""
+    for el in tree.getroottree().getroot().iter(etree.Element):
+        names = el.get("class")
+        if (names is not None and ("author" in names or "Author" in names or "byline" in names)) \
+                or el.get("rel") == "author" or el.get("itemprop") == "author" \
+                or el.get("id") == "author":
+            yield el
 _BYLINE_CLASS = re.compile(r"(?:^|[\s_-])(?:author|byline)(?:$|[\s_-]|name|Name|__name|-name|-link)|"
                            r"author-?name|authorName|AuthorName|post-author|entry-author|article-author", re.I)
 _NAME = r"(?:[A-Z][\w'’.-]*\.?)(?:\s+(?:[A-Z][\w'’.-]*|van|von|de|der|da|di|la|le)){0,3}"
@@ -340,7 +367,7 @@ _BY_TEXT = re.compile(r"(?:^|[\s|•·])(?:[Bb]y|BY|Written by|Posted by|Author:
 
 def _byline_authors(view: _PageView) -> list[str]:
     """Authors from visible bylines: author/byline elements, then "By Name" text near the title."""
-    for el in _BYLINE_XPATH(view.tree)[:16]:
+    for el in islice(_byline_blocks(view.tree), BYLINE_MAX_BLOCKS):
         if el.tag in ("meta", "link", "script", "style", "img", "body", "html") \
                 or _in_page_frame(el, view.frame_tags):
             continue
@@ -504,23 +531,25 @@ def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) 
     pieces: list[str] = []
     size = 0
     h1_at: int | None = None
-    stack: list[HtmlElement | str] = [root]
-    while stack:  # depth-first, in document order; tails of comments and skipped elements kept
-        item = stack.pop()
-        if isinstance(item, str):
-            pieces.append(item)
-            size += len(item) + 1
-        else:
-            if item.tag == "h1" and h1_at is None:
+    # One walk in document order (lxml's own, with a start and an end per element): an
+    # element's text at its start, its tail at its end; skipped elements and comments give only
+    # their tails. It stops as soon as the window is read.
+    walk = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
+    for event, el in walk:
+        if event == "start":
+            if el is not root and el.tag in METADATA_SKIPPED_TAGS:
+                walk.skip_subtree()
+                continue
+            if h1_at is None and el.tag == "h1":
                 h1_at = size
-            for child in reversed(item):
-                if child.tail:
-                    stack.append(child.tail)
-                if isinstance(child.tag, str) and child.tag not in METADATA_SKIPPED_TAGS:
-                    stack.append(child)
-            if item.text:
-                pieces.append(item.text)
-                size += len(item.text) + 1
+            text = el.text
+        else:
+            if el is root:
+                break
+            text = el.tail
+        if text:
+            pieces.append(text)
+            size += len(text) + 1
         if (h1_at is not None and size > h1_at + after) or (h1_at is None and size > limit):
             break
     text = " ".join(pieces)
