@@ -111,15 +111,29 @@ def _mostly_links(el: etree._Element, t: Thresholds) -> bool:
     return total == 0 or linked > t.chrome_link_share * total
 
 
-_SCRIPT_LINKS = etree.XPath(
-    "//a[starts-with(translate(normalize-space(@href), 'JAVSCRIPT', 'javscript'), 'javascript:')]")
+_SCRIPT_SCHEME = "javascript:"
+_SCRIPT_SCHEME_CASE = str.maketrans("JAVSCRIPT", "javscript")
+_XML_SPACE = " \t\r\n"
+
+
+def _script_links(root: etree._Element) -> list[etree._Element]:
+    """The links whose address, leading white space left out, starts with ``javascript:`` in
+    any case (what XPath's ``normalize-space`` and ``translate`` read, tested per link in
+    Python: XPath copies every address to test it)."""
+    out = []
+    for link in root.iter("a"):
+        href = link.get("href")
+        if href and href.lstrip(_XML_SPACE)[:len(_SCRIPT_SCHEME)].translate(
+                _SCRIPT_SCHEME_CASE) == _SCRIPT_SCHEME:
+            out.append(link)
+    return out
 
 
 def _unwrap_script_links(root: etree._Element) -> None:
     """Make a ``javascript:`` link plain text: it leads nowhere, so its text (a glossary term, a
     "show more" over the story's own words) is text, not a link that makes its block look like
     navigation; the sanitiser would drop the address anyway."""
-    for link in _SCRIPT_LINKS(root):
+    for link in _script_links(root):
         link.tag = "span"
         del link.attrib["href"]
 
@@ -564,7 +578,10 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
     for el in container.iter(*_LEAF_BLOCKS):
         if el in in_code or any(child.tag in _BLOCK_CHILDREN for child in el):
             continue
-        text = " ".join(el.text_content().split())
+        text = el.text_content()
+        if len(text) < t.min_repeat_chars:
+            continue  # shorter still once its white space is collapsed
+        text = " ".join(text.split())
         if len(text) < t.min_repeat_chars:
             continue
         first = seen.get(text)
