@@ -206,12 +206,18 @@ def pattern_candidates(tree: etree._Element, stats: StatsMap,
     if content_name is None:
         return []
     found: list[tuple[int, etree._Element, str]] = []
+    named: dict[str, bool] = {}  # class values repeat: each is searched once
     for el, st in stats.items():
         if st.chars < t.min_chars or el.tag in ("html", "body", "a", "span", "p", "li", "ul"):
             continue
         for attr in HOOK_ATTRIBUTES:
             value = el.get(attr)
-            if value and content_name.search(value):
+            if not value:
+                continue
+            hit = named.get(value)
+            if hit is None:
+                hit = named[value] = content_name.search(value) is not None
+            if hit:
                 if not _in_frame(el, cleaning.chrome):  # a "prose" policy text in a footer modal is not content
                     found.append((st.chars, el, f"{attr}={value[:60]!r}"))
                 break

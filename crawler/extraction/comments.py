@@ -30,8 +30,8 @@ from lxml import etree
 from crawler.extraction.frameworks import CleaningRules
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 
-_PARAGRAPHS = etree.XPath("descendant::p | descendant::blockquote | descendant::pre | "
-                          "descendant::li")
+_PARAGRAPH_TAGS = ("p", "blockquote", "pre", "li")
+"""The blocks whose prose is the story's (read in one walk, in document order)."""
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question"})
 """Declared page types whose posts are the content."""
 
@@ -106,7 +106,7 @@ def _prose_outside(body: etree._Element, sections: list[etree._Element], t: Thre
     the page outside the sections: the story the comments are about."""
     inside = {el for section in sections for el in section.iterdescendants()}
     total = 0
-    for para in _PARAGRAPHS(body):
+    for para in body.iterdescendants(*_PARAGRAPH_TAGS):
         if para in inside:
             continue
         chars = _chars(para)
