@@ -173,6 +173,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "discussion-posts": ("crawler.extraction.clean", "discussion_posts", lambda *a, **k: None),
     "sibling-sections": ("crawler.extraction.candidates", "sibling_sections",
                          lambda *a, **k: None),
+    "teaser-list": ("crawler.extraction", "drop_teaser_lists", lambda *a, **k: 0),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""

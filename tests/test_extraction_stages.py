@@ -380,7 +380,7 @@ CHOICE_AND_CLEANING_MODULES = ["scoring.py", "structured.py", "frameworks.py", "
                                "stages.py", "clean.py", "comments.py", "story_tail.py",
                                "media_captions.py", "product_rails.py", "evaluation.py",
                                "quality.py", "story_asides.py", "story_head.py",
-                               "link_buttons.py"]
+                               "link_buttons.py", "teaser_lists.py"]
 
 
 @pytest.mark.parametrize("module", CHOICE_AND_CLEANING_MODULES)

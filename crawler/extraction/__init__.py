@@ -30,6 +30,7 @@ from crawler.extraction.result import Extraction
 from crawler.extraction.story_asides import drop_story_asides
 from crawler.extraction.story_head import drop_story_head
 from crawler.extraction.story_tail import TextBlock, text_blocks, trim_story_tail
+from crawler.extraction.teaser_lists import drop_teaser_lists
 from crawler.extraction.scoring import compute_stats, density_scores
 from crawler.extraction.stages import (STAGE_NAMES, STAGES, Choice, PageAnalysis, run_stages,
                                        unknown_stages)
@@ -107,6 +108,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
             if cand.tier != tiers.TIER_RULES and page.metadata is not None \
                     and page.metadata.page_type == STORY_PAGE_TYPE:
                 blocks = text_blocks(element)
+                if drop_teaser_lists(element, url, page.thresholds, log, blocks):
+                    blocks = None
                 if trim_story_tail(element, page.thresholds, log, blocks):
                     blocks = None
                 if drop_story_asides(element, url, page.thresholds, log, blocks):

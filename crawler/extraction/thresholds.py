@@ -539,6 +539,35 @@ class Thresholds:
     """Rails go only when together they hold at most this share of the container's text; a
     container made mostly of cards lists products. Structural (half)."""
 
+    # --- teaser lists around a story (cleaning) ---------------------------------------------
+    teaser_min_cards: int = 3
+    """Sibling cards of one tag and class, at least this many, each a linked headline of
+    another of the site's pages, are a teaser row. Structural: a row of three (as
+    ``rail_min_items``)."""
+    teaser_headline_words: int = 3
+    """A card's link is a headline when its text has at least this many words (menu entries,
+    tags and categories have one or two). Structural."""
+    teaser_slug_words: int = 3
+    """A card's link leads to a story when a segment of its path is a slug of at least this
+    many words (``/2024/new-ferry-for-the-island``); a section's hub (``/studio``,
+    ``/about/versions``) is no story. Structural: a title's words."""
+    teaser_id_digits: int = 5
+    """... or its path or query holds a number of at least this many digits (a story's id:
+    ``/story/18348200``, ``a51346.html``; a year has four). Structural."""
+    teaser_card_max_chars: int = 400
+    """A card holds at most this many characters: a headline, a summary of a sentence or two,
+    a date. Set by hand: the cards of the snippet corpus's development folds held 60 to 300."""
+    teaser_row_share: float = 0.8
+    """The cards hold at least this share of their row's text (the rest: its label, a "show
+    all" link); links among other blocks are no row. Structural (most)."""
+    teaser_label_max_chars: int = 40
+    """A line without links right before a row, of at most this many characters, is its title
+    ("more on this topic") and goes with it. Set by hand: a short heading."""
+    teaser_max_share: float = 1.0
+    """Rows go only when they hold at most this many times the story's prose outside them (a
+    container made mostly of cards is a listing). Set by hand on the snippet corpus's
+    development folds, where rows held up to 0.7 times their story."""
+
     # --- the quality score ----------------------------------------------------------------------
     # The score in [0, 1] attached to every extraction (and read by the quality gate) weighs the
     # length, the paragraphs, the links, the text/HTML ratio, the metadata found, the trust in

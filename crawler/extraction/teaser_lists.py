@@ -1,0 +1,250 @@
+"""Teaser lists around a story: rows of cards, each a linked headline of another of the site's
+pages ("more on this topic", "you might also like", "latest videos", a rail of recent stories).
+
+News and blog pages print, inside or right after the story's container, a row of cards that
+each point to another story of the site: a headline that is one link, often a short summary, a
+date or an author. The cleaning's other rules miss them: a card's headline is too long for the
+link-dense rule (menus are made of short links), the summaries count as prose, so the story's
+tail rule takes the last card for the story's end, and a row of ten is too long for an aside
+and too large for the tail's share. The rule reads structure only:
+
+- a *card* is an element of at most ``teaser_card_max_chars`` characters holding a *headline
+  link*: a link to another page of the page's own site (its host or a subdomain; not the page
+  itself, not an anchor) that reads as a story's address (a path segment of at least
+  ``teaser_slug_words`` words, a slug, or a number of at least ``teaser_id_digits`` digits, an
+  id: a section's hub such as ``/studio`` or ``/about/versions`` is no story), whose text has
+  at least ``teaser_headline_words`` words and stands on its own line (the whole text of its
+  parent, or a link wrapping blocks), not a few words linked inside a sentence;
+- a *teaser row* is an element (below the container) whose children of one tag and class, at
+  least ``teaser_min_cards`` of them and ``grid_linked_share`` of them cards, hold at least
+  ``teaser_row_share`` of its text (the rest: the row's label, a "show all" link), not a
+  table (its rows are data); the row goes, with the heading or short label line right before
+  it (its title), when it stands after the story's last paragraph, or sits before it in a box
+  of its own (its parent holds only it and its title: a "read also" module): a list standing
+  between the story's paragraphs is the story's own, and so is a row titled by a heading with
+  another heading of its level beside it (a section of the page's own outline: a hub page's
+  index of documents, section after section);
+- the story must stay: the container's blocks outside the rows hold a story (``holds_story``
+  of the tail rule: enough prose, most of their text), and the rows at most
+  ``teaser_max_share`` times that prose (a page made of such cards is a listing, and a service
+  page of tiles and customer quotes no story, whatever their type says).
+
+It runs where the story's tail rule does: on article pages, never on containers chosen by a
+site or framework rule; on listing and collection pages the cards are the content.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from crawler.extraction.candidates import children_by_shape
+from crawler.extraction.product_rails import _page_key as page_key
+from crawler.extraction.story_asides import _same_site as same_site
+from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
+                                           remove_block, site_host, text_blocks)
+from crawler.extraction.thresholds import Thresholds
+from crawler.extraction.vocabulary import HEADING_TAGS
+
+TEASER_RULE = "teaser-list"
+"""The rule's name in the trace."""
+
+_WORD = re.compile(r"\w+")
+_BLOCKS = frozenset({"p", "div", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "figure",
+                     "figcaption", "section", "article", "header", "footer", "span", "img",
+                     "picture"})
+"""Elements inside a link that make it a card's link rather than words of a sentence."""
+
+
+def _standalone(link: etree._Element, chars: int) -> bool:
+    """Whether a link stands on its own line: it wraps blocks (a card whose heading and
+    picture sit in the link), or it is all the text of its parent (a linked heading, a linked
+    list item)."""
+    if any(isinstance(el.tag, str) and el.tag in _BLOCKS for el in link.iterdescendants()):
+        return True
+    parent = link.getparent()
+    return parent is not None and non_space_chars(parent.text_content()) == chars
+
+
+_TABLE = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
+"""A table's rows are its data, never a row of teasers."""
+_SLUG_WORD = re.compile(r"[^\W_]+")
+_DIGITS = re.compile(r"\d+")
+
+
+def story_address(url: str, t: Thresholds) -> bool:
+    """Whether an address reads as one story's: a path segment that is a slug of at least
+    ``teaser_slug_words`` words, or a path or query holding an id of ``teaser_id_digits``
+    digits."""
+    parts = urlsplit(url)
+    for segment in parts.path.split("/"):
+        if len(_SLUG_WORD.findall(segment)) >= t.teaser_slug_words:
+            return True
+    return any(len(run) >= t.teaser_id_digits
+               for run in _DIGITS.findall(parts.path + "?" + parts.query))
+
+
+def _headline_link(item: etree._Element, page: str, url: str, site: str,
+                   t: Thresholds) -> bool:
+    """Whether an item holds a headline link: a link standing on its own line, of at least
+    ``teaser_headline_words`` words, to another page of the page's own site."""
+    links = [item] if item.tag == "a" else []
+    links += item.iter("a")
+    for link in links:
+        href = (link.get("href") or "").strip()
+        if not href or href.startswith(("#", "javascript:")):
+            continue
+        target = page_key(href, url)
+        if target == page or not same_site(site_host(target), site) \
+                or not story_address(target, t):
+            continue
+        text = link.text_content()
+        if len(_WORD.findall(text)) >= t.teaser_headline_words \
+                and _standalone(link, non_space_chars(text)):
+            return True
+    return False
+
+
+def _is_card(item: etree._Element, page: str, url: str, site: str, t: Thresholds) -> bool:
+    """A short element holding a headline link to another of the site's pages."""
+    chars = non_space_chars(item.text_content())
+    return 0 < chars <= t.teaser_card_max_chars and _headline_link(item, page, url, site, t)
+
+
+def find_teaser_rows(container: etree._Element, url: str, t: Thresholds) -> list[etree._Element]:
+    """The teaser rows of the container, outermost first (a row inside another is left to it)."""
+    page, site = page_key(url, url), site_host(url)
+    rows: list[etree._Element] = []
+    for parent in container.iter():
+        if not isinstance(parent.tag, str) or parent is container or parent.tag in _TABLE \
+                or len(parent) < t.teaser_min_cards:
+            continue
+        if rows and any(anc in rows for anc in parent.iterancestors()):
+            continue
+        for members in children_by_shape(parent).values():
+            if len(members) < t.teaser_min_cards:
+                continue
+            cards = sum(1 for m in members if _is_card(m, page, url, site, t))
+            if cards < t.teaser_min_cards or cards < t.grid_linked_share * len(members):
+                continue
+            held = sum(non_space_chars(m.text_content()) for m in members)
+            if held >= t.teaser_row_share * non_space_chars(parent.text_content()):
+                rows.append(parent)
+                break
+    return rows
+
+
+def _row_title(row: etree._Element, container: etree._Element,
+               t: Thresholds) -> etree._Element | None:
+    """The heading or short label line right before a row (or before the wrappers that hold
+    nothing before it), with no link in it: the row's title."""
+    el = row
+    while True:
+        before = el.getprevious()
+        while before is not None and not isinstance(before.tag, str):
+            before = before.getprevious()
+        if before is not None:
+            break
+        el = el.getparent()
+        if el is None or el is container:
+            return None
+    if next(before.iter("a"), None) is None \
+            and 0 < non_space_chars(before.text_content()) <= t.teaser_label_max_chars:
+        return before
+    return None
+
+
+def _inside(block: TextBlock, doomed: set[etree._Element]) -> bool:
+    """Whether a block is, or sits inside, one of the doomed elements."""
+    return block.element in doomed or any(anc in doomed for anc in block.element.iterancestors())
+
+
+def _boxed(row: etree._Element, title: etree._Element | None,
+           container: etree._Element) -> bool:
+    """Whether a row is a box of its own: it holds its label among its cards (a child with
+    text and no link), or its parent (below the container) holds nothing but the row and its
+    title (a "read also" module), not the story's paragraphs."""
+    if any(isinstance(child.tag, str) and next(child.iter("a"), None) is None
+           and non_space_chars(child.text_content()) for child in row):
+        return True
+    parent = row.getparent()
+    if parent is None or parent is container:
+        return False
+    own = non_space_chars(row.text_content())
+    if title is not None:
+        own += non_space_chars(title.text_content())
+    return non_space_chars(parent.text_content()) <= own
+
+
+def _in_flow(rows: list[etree._Element], titles: dict[etree._Element, etree._Element | None],
+             container: etree._Element, blocks: list[TextBlock],
+             t: Thresholds) -> list[etree._Element]:
+    """The rows that may go: those after the story's last paragraph outside the rows, and those
+    before it that sit in a box of their own (a list standing between the story's paragraphs
+    is the story's own)."""
+    gone = set(rows) | {title for title in titles.values() if title is not None}
+    last = max((i for i, b in enumerate(blocks) if is_prose(b, t) and not _inside(b, gone)),
+               default=-1)
+    kept = []
+    for row in rows:
+        if _outline_section(row, titles[row]):
+            continue
+        first = next((i for i, b in enumerate(blocks) if _inside(b, {row})), None)
+        if first is None or first > last or _boxed(row, titles[row], container):
+            kept.append(row)
+    return kept
+
+
+def _outline_section(row: etree._Element, title: etree._Element | None) -> bool:
+    """Whether a row is one section of the page's own outline: its title is a heading with
+    another heading of its level beside it (a hub page's index of documents, section after
+    section, or a list under one of the story's own subheadings)."""
+    if title is None or title.tag not in HEADING_TAGS:
+        return False
+    parent = title.getparent()
+    return parent is not None and any(sib is not title and sib.tag == title.tag
+                                      for sib in parent)
+
+
+def drop_teaser_lists(container: etree._Element, url: str, t: Thresholds,
+                      trace: list[dict[str, Any]] | None = None,
+                      blocks: list[TextBlock] | None = None) -> int:
+    """Remove the teaser rows (and their titles) from a story's container; return how many rows
+    went (``blocks``: the container's ``text_blocks``, when the caller has them)."""
+    rows = find_teaser_rows(container, url, t)
+    if not rows:
+        return 0
+    if blocks is None:
+        blocks = text_blocks(container)
+    titles = {row: _row_title(row, container, t) for row in rows}
+    rows = _in_flow(rows, titles, container, blocks, t)
+    if not rows:
+        return 0
+    doomed = list(rows)
+    for row in rows:
+        title = titles[row]
+        if title is not None and title not in doomed:
+            doomed.append(title)
+    gone = set(doomed)
+    rest = [b for b in blocks if not _inside(b, gone)]
+    story = sum(b.prose for b in rest if is_prose(b, t))
+    removed = sum(non_space_chars(el.text_content()) for el in rows)
+    if not holds_story(container, t, rest) or removed > t.teaser_max_share * story:
+        if trace is not None:
+            trace.append({"step": "clean", "action": "kept", "rule": TEASER_RULE,
+                          "why": "rows of linked headlines, but no story beside them: the "
+                                 "container lists pages", "count": len(rows),
+                          "chars": removed, "story_chars": story})
+        return 0
+    for el in doomed:
+        remove_block(el, container)
+    if trace is not None:
+        trace.append({"step": "clean", "action": "removed", "rule": TEASER_RULE,
+                      "why": "rows of cards, each a linked headline of another of the site's "
+                             "pages, and their titles",
+                      "count": len(rows), "chars": removed, "story_chars": story,
+                      "text": [" ".join(el.text_content().split())[:60] for el in doomed[:5]]})
+    return len(rows)
