@@ -230,10 +230,8 @@ def widen_to_sections(page: PageAnalysis, choice: Choice | None) -> Choice | Dec
         return Declined(f"the choice is not one of {t.sections_min}+ like sections (within "
                         f"{t.sections_max_climb} levels) holding {t.sections_over_choice:g}x its "
                         f"text outside the chrome")
-    page.add(wider)
-    if not wider.valid:
-        return Declined(f"the run of like sections fails: {'; '.join(wider.reasons)}")
-    return Choice(wider, "the choice is one of a run of like sections; widened to the run")
+    return _choose_if_valid(page, wider, "the run of like sections",
+                            "the choice is one of a run of like sections; widened to the run")
 
 
 def larger_item_grid(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
@@ -319,10 +317,18 @@ def structured_article_body(page: PageAnalysis, choice: Choice | None) -> Choice
         return Declined(f"the declared articleBody ({len(sd.article_body)} characters) is "
                         f"shorter than article_body_min_chars {t.article_body_min_chars}, or "
                         f"has no words")
+    return _choose_if_valid(page, cand, "the declared articleBody",
+                            "no container validated; structured articleBody agrees")
+
+
+def _choose_if_valid(page: PageAnalysis, cand: Candidate, what: str,
+                     why: str) -> Choice | Declined:
+    """Add a candidate a stage built to the page's candidates (the trace lists it) and choose
+    it when it validates; else say which checks ``what`` failed."""
     page.add(cand)
     if not cand.valid:
-        return Declined(f"the declared articleBody fails: {'; '.join(cand.reasons)}")
-    return Choice(cand, "no container validated; structured articleBody agrees")
+        return Declined(f"{what} fails: {'; '.join(cand.reasons)}")
+    return Choice(cand, why)
 
 
 def _article_body_candidate(article_body: str, page_words: set[str],
