@@ -174,6 +174,11 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "sibling-sections": ("crawler.extraction.candidates", "sibling_sections",
                          lambda *a, **k: None),
     "teaser-list": ("crawler.extraction", "drop_teaser_lists", lambda *a, **k: 0),
+    "form-box": ("crawler.extraction.clean", "_form_boxes", lambda *a, **k: []),
+    "declared-aside": ("crawler.extraction.clean", "_declared_asides", lambda *a, **k: []),
+    "icon-row": ("crawler.extraction.clean", "_icon_rows", lambda *a, **k: []),
+    "orphan-label": ("crawler.extraction.clean", "_labels_before", lambda *a, **k: []),
+    "script-button": ("crawler.extraction.link_buttons", "_script_button", lambda *a, **k: False),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""

@@ -1,6 +1,7 @@
-"""Lone link buttons: a block whose whole text is one short link between the page's own blocks
-(a call to action) goes; links in sentences, list and table entries, headings that are links,
-runs of three or more short links (a menu, an index) and long link lines stay."""
+"""Lone link buttons: a block whose whole text is one short link (or one link that runs a
+script) between the page's own blocks (a call to action, a "back" control) goes; links in
+sentences, list and table entries, headings that are links, runs of three or more short links
+(a menu, an index) and long link lines stay."""
 
 from __future__ import annotations
 
@@ -56,6 +57,12 @@ CASES = [
     ("a lone link to another site is a reference",
      sections(3) + "<div><a class='button' href='https://verband.example/'>Verband der "
      "Werkstätten</a></div>", ["Teil 2", "Verband der Werkstätten"], []),
+    ("a block that is one script link (back, print) goes, a script link in a sentence stays",
+     sections(3) + "<p><a href='javascript:history.back()' class='back'>Zur vorherigen Seite"
+     "</a></p><p>Die Preise stehen im <a href='javascript:void(0)'>Aushang</a> der Werkstatt."
+     "</p><div class='b'><a href='javascript: window.print();'>Drucken</a></div>",
+     ["Teil 2", "Die Preise stehen im Aushang der Werkstatt."],
+     ["Zur vorherigen Seite", "Drucken"]),
     ("a heading that is a link, and a long link line",
      sections(3) + "<h3><a href='/h'>Winterservice</a></h3>" + SECTION.format(i=9)
      + "<p><a href='/l'>Die vollständige Liste aller Arbeiten mit ihren Preisen</a></p>",

@@ -100,13 +100,14 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
         cand = chosen.candidate
         element = cand.element
         if cand.tier != tiers.TIER_TRAFILATURA:
+            story = cand.tier != tiers.TIER_RULES and page.metadata is not None \
+                and page.metadata.page_type == STORY_PAGE_TYPE
             clean_container(element, page.detection.rules, page.rules.cleaning, log,
                             cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES,
-                            t=page.thresholds, exempt=page.discussion_posts)
+                            t=page.thresholds, exempt=page.discussion_posts, story=story)
             # The rules below read the same blocks: read once, again only after a change.
             blocks: list[TextBlock] | None = None
-            if cand.tier != tiers.TIER_RULES and page.metadata is not None \
-                    and page.metadata.page_type == STORY_PAGE_TYPE:
+            if story:
                 blocks = text_blocks(element)
                 if drop_teaser_lists(element, url, page.thresholds, log, blocks):
                     blocks = None

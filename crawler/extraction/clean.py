@@ -14,7 +14,7 @@ from crawler.extraction.candidates import contains
 from crawler.extraction.frameworks import CleaningRules, Rule, css, selector_set
 from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
-from crawler.extraction.vocabulary import HEADING_TAGS, STRIPPED_TAGS, is_hidden
+from crawler.extraction.vocabulary import CODE_TAGS, HEADING_TAGS, STRIPPED_TAGS, is_hidden
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +58,8 @@ def strip_non_content(root: etree._Element, cleaning: CleaningRules,
     _unwrap_script_links(root)
     for box in _signup_boxes(root, t):
         box.set(SIGNUP, "")
+    for box in _form_boxes(root, t):
+        box.set(FORM_BOX, "")
     doomed = [el for el in root.iter(*STRIPPED_TAGS)]
     for el in doomed:
         _remove(el)
@@ -132,10 +134,17 @@ def _script_links(root: etree._Element) -> list[etree._Element]:
 def _unwrap_script_links(root: etree._Element) -> None:
     """Make a ``javascript:`` link plain text: it leads nowhere, so its text (a glossary term, a
     "show more" over the story's own words) is text, not a link that makes its block look like
-    navigation; the sanitiser would drop the address anyway."""
+    navigation; the sanitiser would drop the address anyway. The span is marked
+    (``SCRIPT_LINK``): a block that is nothing but one of them is a control ("back", "print"),
+    which the link-button rule removes."""
     for link in _script_links(root):
         link.tag = "span"
         del link.attrib["href"]
+        link.set(SCRIPT_LINK, "")
+
+
+SCRIPT_LINK = "data-script-link"
+"""Marks the span that was a ``javascript:`` link."""
 
 
 SIGNUP = "data-signup-box"
@@ -155,6 +164,40 @@ def _signup_boxes(root: etree._Element, t: Thresholds) -> list[etree._Element]:
             box = anc
         if box is not None and not any(box is b or _is_inside(box, {b}) for b in boxes):
             boxes.append(box)
+    return boxes
+
+
+FORM_BOX = "data-form-box"
+"""Marks a form the reader fills in (set before its fields are stripped); cleaning removes it."""
+_FORM_MARKED = etree.XPath(f"descendant-or-self::*[@{FORM_BOX}]")
+_FILLABLE = etree.XPath(
+    "boolean(.//textarea | .//select | .//input[not(@type) or not(contains("
+    "' hidden submit button image reset ', concat(' ', translate(normalize-space(@type), "
+    "'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), ' ')))])")
+
+
+def _form_boxes(root: etree._Element, t: Thresholds) -> list[etree._Element]:
+    """Forms the reader fills in (a field to type in, a choice to tick or select) whose text
+    stays short: a comment form, a "rate this page" poll, a contact or search form. Its text is
+    labels and prompts, never the page's content, in any language. The box is the form with
+    the wrappers around it that add at most ``form_box_extra_chars`` (its heading, a line of
+    notes), inside any list item; a form holding more than ``form_box_max_chars`` is a page
+    wrapped in a form (ASP.NET) and holds none."""
+    boxes: list[etree._Element] = []
+    for form in root.iter("form"):
+        if any(_is_inside(form, {b}) for b in boxes) or not _FILLABLE(form):
+            continue
+        own = _visible_chars(form, t.form_box_max_chars)
+        if own > t.form_box_max_chars:
+            continue
+        box = form
+        limit = own + t.form_box_extra_chars
+        for anc in form.iterancestors():
+            if anc.tag in ("body", "html") or _visible_chars(anc, limit) > limit \
+                    or _list_item(anc, t):
+                break
+            box = anc
+        boxes.append(box)
     return boxes
 
 
@@ -390,12 +433,16 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                     stats: dict[etree._Element, Stats] | None = None,
                     prune_link_dense: bool = True,
                     t: Thresholds = THRESHOLDS,
-                    exempt: re.Pattern[str] | None = None) -> etree._Element:
+                    exempt: re.Pattern[str] | None = None,
+                    story: bool = False) -> etree._Element:
     """Remove boilerplate from the chosen container in place and return it.
 
     ``prune_link_dense`` is off for containers named by a site/framework rule: there a list of
     links (a table of contents, a changelog) is the page's content. Blocks whose names match
     ``exempt`` (a discussion's posts, :func:`discussion_posts`) are not removed by name.
+    ``story`` says the page is an article and no site rule chose the container: only then do
+    rows of icons, declared author boxes and the labels of removed blocks go (a product card's
+    stars, a forum's poster boxes and a tree's folded branch labels are content).
     """
     if stats is None or container not in stats:
         stats = compute_stats(container, t)
@@ -436,9 +483,16 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
 
     for el in _SIGNUP_MARKED(container):
         drop(el, "sign-up box (short text around an email field)", guard=False)
+    for el in _FORM_MARKED(container):
+        drop(el, "form-box: a short form the reader fills in, with its heading", guard=True)
     for caption in container.iter("figcaption"):
         if _image_caption(caption):
             drop(caption, "caption of an image", guard=True)
+    for el in _icon_rows(container, t) if story else ():
+        drop(el, "icon-row: a row of like icons (rating stars) with its short text",
+             guard=True)
+    for el in _declared_asides(container, cleaning) if story else ():
+        drop(el, "declared-aside: a declared author box beside the story", guard=True)
     rule_selectors = {sel: rule.source for rule in rules for sel in rule.exclude}
     generic = cleaning.ad_selectors + cleaning.remove
     selectors = selector_set(tuple(rule_selectors) + generic)
@@ -494,16 +548,169 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     _keep_when_mostly(by_name, removed, stats, total, trace,
                       "boilerplate names would remove {share:.0%} of the text; name rule "
                       "skipped on this page", t)
+    labels = _labels_before(removed) if story else []
     for el in removed:
         if not _is_inside(el, removed):
             _remove(el)
     _unhide(container)
+    _drop_orphan_labels(labels, container, trace, t)
     _drop_code_chrome(container, trace, t)
     _drop_repeated_blocks(container, trace, t)
     _drop_repeated_in_cards(container, trace, t)
     _drop_empty(container, trace)
     _unwrap_forms(container, stats, t)
     return container
+
+
+_ICON_TAGS = frozenset({"img", "i", "span", "svg", "a", "em"})
+_PICTURE_TAGS = ("img", "svg", "i")
+"""What shows an icon: a picture, a drawing, an icon font's ``<i>``."""
+
+
+def _icon_key(el: etree._Element) -> tuple[str, str, str] | None:
+    """The shape of an icon (an element with no text showing exactly one picture, drawing or
+    icon-font glyph: a star, a symbol link), or None when the element is no icon (an empty
+    span of a code line, a layout spacer). Two icons of one shape show the same picture: a
+    gallery's thumbnails differ, a rating's stars do not."""
+    if not isinstance(el.tag, str) or el.tag not in _ICON_TAGS or (el.tail or "").strip() \
+            or _WORDS.search(el.text_content()):
+        return None
+    pictures = list(el.iter(*_PICTURE_TAGS))
+    if len(pictures) != 1 and not (el.tag == "svg" and pictures and pictures[0] is el):
+        return None
+    src = pictures[0].get("src") or pictures[0].get("data-src") or ""
+    return el.tag, el.get("class") or "", f"{pictures[0].tag} {src}"
+
+
+_TITLED = etree.XPath("boolean(descendant-or-self::*[self::h1 or self::h2 or self::h3 or "
+                      "self::h4 or self::h5 or self::h6 or (self::a and normalize-space())])")
+
+
+def _icon_rows(container: etree._Element, t: Thresholds) -> list[etree._Element]:
+    """The boxes around rows of like icons: at least ``icon_row_min`` siblings in a row that show
+    one picture and no text (rating stars, a row of symbol links), outside code, with the
+    largest block around them whose text stays at most ``icon_box_max_chars`` (a counter,
+    "no ratings yet", the widget's prompt). A box without text is left alone (it takes no
+    words away)."""
+    boxes: list[etree._Element] = []
+    for parent in container.iter():
+        if len(parent) < t.icon_row_min or not isinstance(parent.tag, str) \
+                or parent.tag in CODE_TAGS \
+                or any(a.tag in CODE_TAGS for a in parent.iterancestors()):
+            continue
+        run, key = 0, None
+        for child in parent:
+            this = _icon_key(child)
+            run = run + 1 if this is not None and this == key else (1 if this else 0)
+            key = this
+            if run >= t.icon_row_min:
+                break
+        if run < t.icon_row_min or any(_is_inside(parent, {b}) or parent is b for b in boxes):
+            continue
+        box = None
+        for el in (parent, *parent.iterancestors()):
+            if el is container or _visible_chars(el, t.icon_box_max_chars) > t.icon_box_max_chars \
+                    or _list_item(el, t) or _TITLED(el):
+                break  # a card's title (a heading, a linked line) is no widget's text
+            box = el
+        if box is not None and _WORDS.search(box.text_content()):
+            boxes.append(box)
+    return boxes
+
+
+_ITEMS = etree.XPath("descendant::*[@itemscope]")
+_INLINE_TAGS = frozenset({"span", "a", "strong", "em", "b", "i", "small", "cite", "time",
+                          "abbr", "u", "font", "address"})
+
+
+def _declared_asides(container: etree._Element,
+                     cleaning: CleaningRules) -> list[etree._Element]:
+    """Block items the page declares (schema.org microdata) as what accompanies the story, not
+    its text: an author box declared as a Person or as the author (``declared_aside_pattern``),
+    its name, portrait and biography. An inline item (a name in a sentence, a byline's link)
+    is the text's own."""
+    pattern = cleaning.declared_aside_pattern
+    if pattern is None:
+        return []
+    found = []
+    for item in _ITEMS(container):
+        if item.tag in _INLINE_TAGS:
+            continue
+        kinds = [kind.rstrip("/").rsplit("/", 1)[-1]
+                 for kind in (item.get("itemtype") or "").split()]
+        kinds += (item.get("itemprop") or "").split()
+        if any(pattern.search(kind) for kind in kinds):
+            found.append(item)
+    return found
+
+
+def _labels_before(removed: set[etree._Element]) -> list[etree._Element]:
+    """The block right before each removed block (the nearest earlier sibling with text, nothing
+    but space between them): the line that may have been its label."""
+    labels: dict[etree._Element, None] = {}
+    for el in removed:
+        if _is_inside(el, removed):
+            continue
+        prev = el.getprevious()
+        while prev is not None and (not isinstance(prev.tag, str) or prev in removed
+                                    or not _has_text_or_media(prev)):
+            if (prev.tail or "").strip():
+                prev = None
+                break
+            prev = prev.getprevious()
+        if prev is not None and not (prev.tail or "").strip():
+            labels[prev] = None
+    return list(labels)
+
+
+def _has_text_or_media(el: etree._Element) -> bool:
+    """Whether an element holds any text or a picture."""
+    return bool(_WORDS.search(el.text_content())) or next(el.iter(*MEDIA_TAGS), None) is not None
+
+
+_LABEL_ENDS = (":", "?", "\uff1a", "\uff1f")
+"""How a line that announces what follows ends (a colon, a question put to the reader), as
+written in Latin, Cyrillic, Greek and CJK scripts."""
+_EMPHASIS = ("strong", "b", "label", "legend")
+
+
+def _label_like(el: etree._Element, text: str) -> bool:
+    """Whether a short line reads as a label: a heading, a line that is all bold (or styled
+    bold), or one ending as an announcement or a question does."""
+    if el.tag in HEADING_TAGS or el.tag in _EMPHASIS or text.endswith(_LABEL_ENDS):
+        return True
+    if "bold" in (el.get("style") or "").replace(" ", "").lower():
+        return True
+    for inner in el.iter(*HEADING_TAGS, *_EMPHASIS):
+        if " ".join(inner.text_content().split()) == text:
+            return True
+    return False
+
+
+def _drop_orphan_labels(labels: list[etree._Element], container: etree._Element,
+                        trace: list[dict[str, Any]] | None, t: Thresholds) -> None:
+    """Remove the labels that cleaning left heading nothing: a short line (a heading, a bold
+    line, a line ending in a colon or a question mark) whose block after it was removed (a
+    share bar, an author box, a rating widget, a list of links) and after which nothing with
+    text or a picture is left in its parent. Its words are the widget's title, in any
+    language; a line followed by the story's text stays."""
+    doomed = []
+    for label in labels:
+        if label.getparent() is None or not contains(container, label) or label is container:
+            continue
+        text = " ".join(label.text_content().split())
+        if not text or len(text.replace(" ", "")) > t.orphan_label_max_chars:
+            continue
+        if next(label.iter("a"), None) is not None or next(label.iter(*MEDIA_TAGS), None) \
+                is not None or (label.tail or "").strip():
+            continue
+        if any(isinstance(sib.tag, str) and _has_text_or_media(sib) or (sib.tail or "").strip()
+               for sib in label.itersiblings()):
+            continue
+        if _emptied_heading(label) is None and _label_like(label, text):
+            doomed.append(label)
+    _remove_counted(doomed, trace, "orphan-label: a short title line whose block cleaning "
+                    "removed")
 
 
 _PROSE_TAGS = frozenset({"p", "li", "dt", "dd", "figcaption", "caption", "blockquote", "td",

@@ -8,8 +8,9 @@ reads structure only:
 
 - a *button* is a leaf block (as :func:`~crawler.extraction.story_tail.text_blocks` reads the
   container) whose whole text is inside one link to the page's own site (a call to action
-  converts on the site; a lone link to another site is a reference the text gives), of at most
-  ``button_max_words`` words, not a heading, and not in a list, a table or a definition (there
+  converts on the site; a lone link to another site is a reference the text gives), or one
+  link that ran a script (``javascript:history.back()``: a control, leading to no page), of at
+  most ``button_max_words`` words, not a heading, and not in a list, a table or a definition (there
   a short link is an entry of an index, which is content);
 - a short link right before a paragraph of prose (``tail_prose_min_chars`` outside links) is
   that paragraph's title (a linked source name over each item of a round-up) and stays;
@@ -32,8 +33,9 @@ from typing import Any
 
 from lxml import etree
 
-from crawler.extraction.story_tail import (TextBlock, is_prose, remove_block, site_host,
-                                           text_blocks)
+from crawler.extraction.clean import SCRIPT_LINK
+from crawler.extraction.story_tail import (TextBlock, is_prose, non_space_chars, remove_block,
+                                           site_host, text_blocks)
 from crawler.extraction.thresholds import Thresholds
 
 BUTTON_RULE = "link-button"
@@ -46,19 +48,34 @@ _WORD = re.compile(r"\w+")
 
 def _is_button(block: TextBlock, site: str, t: Thresholds) -> bool:
     """Whether a leaf block is one short link to the page's own site and nothing else (a link
-    to another site is a reference the text gives)."""
+    to another site is a reference the text gives), or one script control."""
     el = block.element
-    if block.heading or block.opaque or block.chars == 0 or block.link_chars < block.chars:
+    if block.heading or block.opaque or block.chars == 0:
         return False
-    links = [el] if el.tag == "a" else list(el.iter("a"))
-    if len(links) != 1 or not links[0].get("href"):
-        return False
-    target = site_host(links[0].get("href", "").strip())
-    if target and target != site:
-        return False
+    if not _script_button(block):
+        if block.link_chars < block.chars:
+            return False
+        links = [el] if el.tag == "a" else list(el.iter("a"))
+        if len(links) != 1 or not links[0].get("href"):
+            return False
+        target = site_host(links[0].get("href", "").strip())
+        if target and target != site:
+            return False
     if el.tag in _ENTRY_TAGS or any(a.tag in _ENTRY_TAGS for a in el.iterancestors()):
         return False
     return len(_WORD.findall(el.text_content())) <= t.button_max_words
+
+
+_SCRIPT_SPANS = etree.XPath(f"descendant-or-self::*[@{SCRIPT_LINK}]")
+
+
+def _script_button(block: TextBlock) -> bool:
+    """Whether a block's whole text is one link that ran a script (``javascript:history.back()``,
+    ``javascript:print()``, made plain text by cleaning): a control of the page, leading to no
+    page, like a call to action leading to one of the site's own."""
+    spans = _SCRIPT_SPANS(block.element)
+    return len(spans) == 1 and not block.link_chars \
+        and non_space_chars(spans[0].text_content()) == block.chars
 
 
 def _in_card(el: etree._Element, container: etree._Element, t: Thresholds) -> bool:

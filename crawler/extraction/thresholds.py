@@ -365,6 +365,24 @@ class Thresholds:
     alerts), not content; a larger one is a page that happens to hold a form. Swept (body F1
     all/held-out, snippet F1 all/held-out): 300 .8764/.8802, .8803/.8802 (7 pages); 400 (kept)
     .8764/.8802, .8804/.8802; 600 .8764/.8802, .8801/.8808 (4 pages)."""
+    form_box_max_chars: int = 400
+    """A form with a field to fill in (text, choice, list) holding at most this much text is a
+    form box (a comment form, a "rate this article" poll, a contact form) and goes; a larger
+    one is a page wrapped in a form. Set as ``signup_max_chars`` (the same labels-and-prompt
+    length); not swept yet."""
+    form_box_extra_chars: int = 80
+    """The wrappers around a form box that add at most this much text (its heading, a line of
+    notes) go with it. A heading's length; not swept yet."""
+    icon_row_min: int = 3
+    """Siblings in a row showing one picture and no text, this many or more, are a row of icons
+    (rating stars, symbol links). Structural: a row of three, as ``caption_card_items``."""
+    icon_box_max_chars: int = 60
+    """The block around a row of icons holding at most this much text (a counter, a prompt) is a
+    widget and goes with it. A heading's length, as ``orphan_label_max_chars``; not swept yet."""
+    orphan_label_max_chars: int = 60
+    """A line right before a block cleaning removed, with nothing left after it in its parent,
+    is that block's label (a share bar's "share this", an author box's title) when it holds at
+    most this many characters (a heading's length); not swept yet."""
     toggle_panel_depth: int = 2
     """How many wrappers a collapsed toggle may sit in (a link in a div in a heading) and still
     open the block that follows the outermost of them. Structural. Not swept yet: a count read
