@@ -179,6 +179,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "icon-row": ("crawler.extraction.clean", "_icon_rows", lambda *a, **k: []),
     "orphan-label": ("crawler.extraction.clean", "_labels_before", lambda *a, **k: []),
     "script-button": ("crawler.extraction.link_buttons", "_script_button", lambda *a, **k: False),
+    "teaser-card": ("crawler.extraction.teaser_lists", "find_lone_cards", lambda *a, **k: []),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""

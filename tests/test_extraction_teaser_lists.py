@@ -76,6 +76,20 @@ CASES = [
          f"<tr><td><a href='/dokumente/entwurf-nummer-{i}-hafen'>Entwurf Nummer {i} zum "
          f"Hafen</a></td><td>2024</td></tr>" for i in range(4)) + "</table>",
      ["Entwurf Nummer 0 zum Hafen", "Entwurf Nummer 3 zum Hafen", "Absatz 4"], []),
+    ("a lone card (a box with a linked headline and its summary) after the story",
+     STORY + "<p>Foto: Hafenamt</p><div class='teaser'><span>Thema</span><h3><a "
+     "href='/2024/markt-zieht-zum-kai'>Der Wochenmarkt zieht zum Kai</a></h3><p>Ab Mai stehen "
+     "die Stände am Wasser.</p></div>",
+     ["Absatz 4", "Foto: Hafenamt"], ["Der Wochenmarkt zieht", "Ab Mai stehen die Stände"]),
+    ("boxed linked headlines between the story's paragraphs (a round-up) stay",
+     "".join(f"<div class='item'><h3><a href='/bauen/pflanzkasten-nummer-{i}'>Pflanzkasten "
+             f"Nummer {i} aus Holz</a></h3><p>Ein einfacher Kasten für den Balkon.</p></div>"
+             + PARAGRAPHS[i] for i in range(5)),
+     ["Pflanzkasten Nummer 0 aus Holz", "Pflanzkasten Nummer 4 aus Holz", "Absatz 4"], []),
+    ("linked headings in the story's own flow (entries over their paragraphs) stay",
+     "".join(f"<h2><a href='/hotels/hotel-am-kai-{i}'>Hotel am Kai Nummer {i}</a></h2>"
+             + PARAGRAPHS[i] for i in range(5)),
+     ["Hotel am Kai Nummer 0", "Hotel am Kai Nummer 4", "Absatz 4"], []),
     ("a list of references to other sites stays",
      inside("<h2>Quellen</h2><ul>" + "".join(
          f"<li><a href='https://agentur{i}.example/meldung'>Meldung der Agentur Nord "
@@ -91,7 +105,8 @@ CASES = [
          for w in ("Alberta", "Bernharda", "Cäcilia", "Dorothea", "Eleonora")) + "</ul>"),
      ["Absatz 4", "Hafenmeisterin Albertakraftschulze", "Eleonorakraftschulze"], []),
     ("cards of long texts are the story's sections",
-     STORY + "".join(card(i).replace("Zusammenfassung", STORY) for i in range(3)),
+     STORY + "".join(card(i).replace("Zusammenfassung", "Die Fähre fuhr lange Zeit nicht. " * 15)
+                     for i in range(3)),
      ["Fähre Nummer 0", "Fähre Nummer 2", "Absatz 4"], []),
     ("a page made of cards with a short introduction lists pages",
      "<p>Alle Meldungen zum Hafen.</p>" + row("".join(card(i) for i in range(6))),

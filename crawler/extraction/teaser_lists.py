@@ -1,5 +1,6 @@
 """Teaser lists around a story: rows of cards, each a linked headline of another of the site's
-pages ("more on this topic", "you might also like", "latest videos", a rail of recent stories).
+pages ("more on this topic", "you might also like", "latest videos", a rail of recent stories),
+and lone teaser cards (a boxed linked headline over its summary).
 
 News and blog pages print, inside or right after the story's container, a row of cards that
 each point to another story of the site: a headline that is one link, often a short summary, a
@@ -24,6 +25,12 @@ and too large for the tail's share. The rule reads structure only:
   between the story's paragraphs is the story's own, and so is a row titled by a heading with
   another heading of its level beside it (a section of the page's own outline: a hub page's
   index of documents, section after section);
+- a *lone card* goes too when it stands after the story's last paragraph: a box (an element
+  below the container of at most ``teaser_card_max_chars``, holding no other heading) around
+  a heading that is all one headline link, or that a headline link wraps (a story's own
+  subheadings link nowhere), with its summary, date or label; boxed linked headlines between
+  the story's paragraphs (a round-up's products), and a linked heading without a box of its
+  own, standing in the container's flow over its paragraph, stay;
 - the story must stay: the container's blocks outside the rows hold a story (``holds_story``
   of the tail rule: enough prose, most of their text), and the rows at most
   ``teaser_max_share`` times that prose (a page made of such cards is a listing, and a service
@@ -69,6 +76,8 @@ def _standalone(link: etree._Element, chars: int) -> bool:
     return parent is not None and non_space_chars(parent.text_content()) == chars
 
 
+_CARD_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+"""Headings that may title a card (a page's ``h1`` is the story's own)."""
 _TABLE = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 """A table's rows are its data, never a row of teasers."""
 _SLUG_WORD = re.compile(r"[^\W_]+")
@@ -137,6 +146,39 @@ def find_teaser_rows(container: etree._Element, url: str, t: Thresholds) -> list
     return rows
 
 
+def find_lone_cards(container: etree._Element, url: str, t: Thresholds,
+                    rows: list[etree._Element]) -> list[etree._Element]:
+    """The lone teaser cards of the container outside its rows: a box (an element below the
+    container, of at most ``teaser_card_max_chars``) holding one heading that is all one
+    headline link (a story's own subheadings link nowhere), with at most its summary, date
+    and label beside it. A linked heading standing in the container's own flow, with no box
+    of its own, stays (a list of linked entries, each over its paragraph)."""
+    page, site = page_key(url, url), site_host(url)
+    boxes: list[etree._Element] = []
+    for heading in container.iter(*_CARD_HEADINGS):
+        if any(anc in rows or anc in boxes for anc in heading.iterancestors()):
+            continue
+        wrapper = next(heading.iterancestors("a"), None)  # a card whose link wraps it all
+        link = wrapper
+        if link is None:
+            links = list(heading.iter("a"))
+            if len(links) != 1 or non_space_chars(links[0].text_content()) \
+                    != non_space_chars(heading.text_content()):
+                continue
+            link = links[0]
+        if not _headline_link(link, page, url, site, t):
+            continue
+        box = None
+        for anc in (wrapper if wrapper is not None else heading).iterancestors():
+            if anc is container or non_space_chars(anc.text_content()) > t.teaser_card_max_chars \
+                    or sum(1 for _ in anc.iter(*_CARD_HEADINGS)) > 1:
+                break
+            box = anc
+        if box is not None:
+            boxes.append(box)
+    return boxes
+
+
 def _row_title(row: etree._Element, container: etree._Element,
                t: Thresholds) -> etree._Element | None:
     """The heading or short label line right before a row (or before the wrappers that hold
@@ -198,6 +240,19 @@ def _in_flow(rows: list[etree._Element], titles: dict[etree._Element, etree._Ele
     return kept
 
 
+def _after_story(cards: list[etree._Element], rows: list[etree._Element],
+                 titles: dict[etree._Element, etree._Element | None], blocks: list[TextBlock],
+                 t: Thresholds) -> list[etree._Element]:
+    """The lone cards that stand after the story's last paragraph outside rows and cards (boxed
+    linked headlines between the story's paragraphs are entries of a list the story is made
+    of, as a round-up's products)."""
+    gone = set(rows) | set(cards) | {title for title in titles.values() if title is not None}
+    last = max((i for i, b in enumerate(blocks) if is_prose(b, t) and not _inside(b, gone)),
+               default=-1)
+    return [card for card in cards
+            if next((i for i, b in enumerate(blocks) if _inside(b, {card})), -1) > last]
+
+
 def _outline_section(row: etree._Element, title: etree._Element | None) -> bool:
     """Whether a row is one section of the page's own outline: its title is a heading with
     another heading of its level beside it (a hub page's index of documents, section after
@@ -215,12 +270,13 @@ def drop_teaser_lists(container: etree._Element, url: str, t: Thresholds,
     """Remove the teaser rows (and their titles) from a story's container; return how many rows
     went (``blocks``: the container's ``text_blocks``, when the caller has them)."""
     rows = find_teaser_rows(container, url, t)
-    if not rows:
-        return 0
     if blocks is None:
         blocks = text_blocks(container)
     titles = {row: _row_title(row, container, t) for row in rows}
     rows = _in_flow(rows, titles, container, blocks, t)
+    cards = _after_story(find_lone_cards(container, url, t, rows), rows, titles, blocks, t)
+    titles.update((card, None) for card in cards)
+    rows += cards
     if not rows:
         return 0
     doomed = list(rows)
