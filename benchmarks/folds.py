@@ -171,8 +171,6 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "story-aside": ("crawler.extraction", "drop_story_asides", lambda *a, **k: 0),
     "story-head": ("crawler.extraction", "drop_story_head", lambda *a, **k: 0),
     "discussion-posts": ("crawler.extraction.clean", "discussion_posts", lambda *a, **k: None),
-    "sibling-sections": ("crawler.extraction.candidates", "sibling_sections",
-                         lambda *a, **k: None),
     "teaser-list": ("crawler.extraction", "drop_teaser_lists", lambda *a, **k: 0),
     "form-box": ("crawler.extraction.clean", "_form_boxes", lambda *a, **k: []),
     "declared-aside": ("crawler.extraction.clean", "_declared_asides", lambda *a, **k: []),

@@ -72,22 +72,6 @@ SERVICE_PAGE = ("<html><body><div class='wrap'><article><div><div><div>"
                 + "</div></body></html>")
 PRODUCT_DECLARED = '<script type="application/ld+json">{"@type":"Product","name":"Kettle"}</script>'
 
-# A reference page of like sections: the one of dense prose wins the density score and holds
-# all of the content-like text (coverage is content); the others, lists of short option lines,
-# hold about as many characters but no prose, so nothing widens to them by itself.
-REFERENCE_PAGE = ("<html><head>{declaration}</head><body><nav><a href='/'>Home</a> <a href="
-                  "'/docs'>Docs</a></nav><div class='ref'><div class='sect'><h2>Options</h2><div "
-                  "class='sectionbody'>" + "".join(dense_para(i) for i in range(4))
-                  + "</div></div>" + "".join(f"<div class='sect'><h2>Part {j}</h2><div class="
-                                             f"'sectionbody'><dl>" + "".join(
-                                                 f"<dt>--{WORDS[k][:5]}-{j}</dt><dd>Level "
-                                                 f"{k} {j}</dd>"
-                                                 for k in range(12)) + "</dl></div></div>"
-                                             for j in range(3))
-                  + "</div><footer>Harbour authority footer</footer></body></html>")
-ARTICLE_DECLARED = ('<script type="application/ld+json">{"@type":"NewsArticle","headline":'
-                    '"Harbour"}</script>')
-
 # name, html, url, stages switched off, deciding stage, text that must stay, text that must go
 CASES = [
     ("article", f"<html><body><nav><a href='/'>Home</a> <a href='/about'>About us</a></nav>"
@@ -127,9 +111,6 @@ CASES = [
      "a short note about the harbour", None),
     ("service page: a dense lead beside short sections", SERVICE_PAGE,
      "https://example.org/services", (), "coverage", "Service 7 covers the quays", None),
-    ("reference page: one of a run of like sections", REFERENCE_PAGE.format(declaration=""),
-     "https://example.org/docs/ref", (), "sections", "--quays-2",
-     "Harbour authority footer"),
 ]
 
 
@@ -162,17 +143,13 @@ DECLINED = [
     ("service page", SERVICE_PAGE, "https://example.org/services", "coverage", []),
     ("category page", CASES[1][1], "https://example.org/c", "coverage",
      ["coverage_min"]),
-    ("article", CASES[0][1], "https://example.org/a", "sections",
-     ["not one of 3+ like sections", "1.5x"]),
-    ("story of like sections", REFERENCE_PAGE.format(declaration=ARTICLE_DECLARED),
-     "https://example.org/a", "sections", ["a story"]),
-    ("short note, trafilatura off", CASES[-3][1], "https://example.org/w", "linked-list",
+    ("short note, trafilatura off", CASES[-2][1], "https://example.org/w", "linked-list",
      ["min_list_chars"]),
-    ("short note, trafilatura off", CASES[-3][1], "https://example.org/w", "agree",
+    ("short note, trafilatura off", CASES[-2][1], "https://example.org/w", "agree",
      ["no valid candidate", "passes validation"]),
-    ("short note, trafilatura off", CASES[-3][1], "https://example.org/w", "article-body",
+    ("short note, trafilatura off", CASES[-2][1], "https://example.org/w", "article-body",
      ["declares no articleBody"]),
-    ("short note, trafilatura off", CASES[-3][1], "https://example.org/w", "nearly-valid",
+    ("short note, trafilatura off", CASES[-2][1], "https://example.org/w", "nearly-valid",
      ["nearly_max_link_density"]),
 ]
 

@@ -508,47 +508,6 @@ def widen_to_coverage(cand: Candidate, page: etree._Element, stats: StatsMap, ch
     return cand
 
 
-SIBLING_SECTIONS_RULE = "sibling-sections"
-"""The name of the widening to a run of like sections (trace, ablations)."""
-
-
-def sibling_sections(cand: Candidate, page: etree._Element, stats: StatsMap, chrome: PageChrome,
-                     t: Thresholds = THRESHOLDS) -> Candidate | None:
-    """The run of like sections the choice is one of, when they hold far more text than it: a
-    reference page's sections (``div.sect1`` after ``div.sect1``), a landing page's ``section``
-    blocks, a thread's posts. The choice, or one of its ``sections_max_climb`` nearest
-    ancestors, must be one of at least ``sections_min`` siblings of its tag and class that are
-    most (``grid_items_share``) of their parent's text, hold ``sections_over_choice`` times the
-    choice's text and are not link-dense, outside the page's chrome. ``None`` when there is no
-    such run."""
-    choice_st = stats.get(cand.element)
-    if choice_st is None or choice_st.chars == 0:
-        return None
-    node = cand.element
-    for _ in range(t.sections_max_climb + 1):
-        parent = node.getparent()
-        if parent is None or parent is page or parent.tag in ("body", "html"):
-            return None
-        parent_st = stats.get(parent)
-        if parent_st is None or parent_st.link_density >= t.max_link_density:
-            return None
-        members = children_by_shape(parent).get((node.tag, node.get("class") or ""), [])
-        if len(members) >= t.sections_min:
-            chars = sum(stats[m].chars for m in members if m in stats)
-            if chars >= t.sections_over_choice * choice_st.chars \
-                    and chars >= t.grid_items_share * parent_st.chars \
-                    and not _in_chrome(parent, chrome):
-                wider = Candidate(element=parent, tier=cand.tier,
-                                  source=f"{cand.source}, widened to its run of {len(members)} "
-                                         f"like sections",
-                                  chars=parent_st.chars, link_density=parent_st.link_density,
-                                  paragraphs=parent_st.paragraphs, score=cand.score,
-                                  rank=cand.rank)
-                return validate(wider, t)
-        node = parent
-    return None
-
-
 def _frame_text_good(page: etree._Element, choice: etree._Element, stats: StatsMap,
                      chrome: PageChrome) -> int:
     """Content-like characters of the page's footers, navigation and dialogs outside the

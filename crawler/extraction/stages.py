@@ -54,9 +54,6 @@ class Declined:
 
 ALREADY_CHOSEN = Declined("a choice was already made (the stage fills in when nothing is)")
 NOTHING_CHOSEN = Declined("nothing is chosen yet (the stage acts on a choice)")
-STORY_TYPE = "article"
-"""The page type of a story (declared as an article, or dated): runs of like sections beside its
-choice are other stories or teasers, never its continuation."""
 
 
 @dataclass(frozen=True)
@@ -212,26 +209,6 @@ def widen_to_coverage(page: PageAnalysis, choice: Choice | None) -> Choice | Dec
                     f"ancestor below a link-dense block or the page frame holds "
                     f"{t.coverage_target:.0%} of it (or the choice holds enough of the text "
                     f"outside footers, navigation and dialogs)")
-
-
-def widen_to_sections(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
-    """On a page that is no story, a choice that is one of a run of like sections (a reference
-    page's sections, a landing page's blocks, a thread's posts) widened to the whole run."""
-    if choice is None:
-        return NOTHING_CHOSEN
-    if choice.candidate.tier not in tiers.COVERAGE_TIERS:
-        return _not_widened_tier(choice)
-    page_type = page.metadata.page_type if page.metadata is not None else None
-    if page_type == STORY_TYPE:
-        return Declined("a story: the sections beside it are other stories or teasers")
-    t = page.thresholds
-    wider = tiers.sibling_sections(choice.candidate, page.body, page.stats, page.chrome, t)
-    if wider is None:
-        return Declined(f"the choice is not one of {t.sections_min}+ like sections (within "
-                        f"{t.sections_max_climb} levels) holding {t.sections_over_choice:g}x its "
-                        f"text outside the chrome")
-    return _choose_if_valid(page, wider, "the run of like sections",
-                            "the choice is one of a run of like sections; widened to the run")
 
 
 def larger_item_grid(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
@@ -489,10 +466,6 @@ STAGES: tuple[Stage, ...] = (
     Stage("coverage", widen_to_coverage,
           "a density, pattern or semantic choice holding little of the page's text",
           ("coverage_min", "coverage_target", "max_link_density")),
-    Stage("sections", widen_to_sections,
-          "a density, pattern or semantic choice on a page that is no story",
-          ("sections_min", "sections_max_climb", "sections_over_choice", "grid_items_share",
-           "max_link_density")),
     Stage("listing-grid", larger_item_grid,
           "a density, pattern or semantic choice that is not a container of repeated items",
           ("grid_over_choice", "grid_min_chars", "min_grid_items", "grid_items_share",

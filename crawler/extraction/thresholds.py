@@ -264,19 +264,6 @@ class Thresholds:
     the 1674 pages of the two corpora, so each value is nearly a full extraction of both (about
     four minutes on the shared two-core machine); the thresholds compared on fewer pages were
     swept first."""
-    sections_min: int = 3
-    """A choice is one of a run of like sections (stage ``sections``) when it, or a near
-    ancestor, has at least this many siblings of its tag and class. Structural: a row of three
-    (as ``rail_min_items``). Measured with ``sections_max_climb`` 3 on both corpora by fold:
-    2 changed 3 pages, all down (a development collection page .969 -> .911, a held-out service
-    page 1.0 -> .976, one more leaked snippet on snippets-dev)."""
-    sections_max_climb: int = 2
-    """How many ancestors above the choice the ``sections`` stage looks at for the run (a post's
-    body sits in its post, a section's body in its section). Set by hand; 3 measured with
-    ``sections_min`` (see there)."""
-    sections_over_choice: float = 1.5
-    """The run of like sections replaces the choice only when it holds at least this many times
-    its text. Set by hand on the development folds of extraction-dev."""
     grid_min_chars: int = 300
     """A grid's container holds at least this many characters (three validation minimums). Not
     swept yet: a comparison with it lies between 200 and 400 on 1490 of the 1674 pages of the
