@@ -174,7 +174,6 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "teaser-list": ("crawler.extraction", "drop_teaser_lists", lambda *a, **k: 0),
     "form-box": ("crawler.extraction.clean", "_form_boxes", lambda *a, **k: []),
     "declared-aside": ("crawler.extraction.clean", "_declared_asides", lambda *a, **k: []),
-    "icon-row": ("crawler.extraction.clean", "_icon_rows", lambda *a, **k: []),
     "orphan-label": ("crawler.extraction.clean", "_labels_before", lambda *a, **k: []),
     "script-button": ("crawler.extraction.link_buttons", "_script_button", lambda *a, **k: False),
     "teaser-card": ("crawler.extraction.teaser_lists", "find_lone_cards", lambda *a, **k: []),

@@ -14,7 +14,7 @@ from crawler.extraction.candidates import contains
 from crawler.extraction.frameworks import CleaningRules, Rule, css, selector_set
 from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
-from crawler.extraction.vocabulary import CODE_TAGS, HEADING_TAGS, STRIPPED_TAGS, is_hidden
+from crawler.extraction.vocabulary import HEADING_TAGS, STRIPPED_TAGS, is_hidden
 
 logger = logging.getLogger(__name__)
 
@@ -441,8 +441,8 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     links (a table of contents, a changelog) is the page's content. Blocks whose names match
     ``exempt`` (a discussion's posts, :func:`discussion_posts`) are not removed by name.
     ``story`` says the page is an article and no site rule chose the container: only then do
-    rows of icons, declared author boxes and the labels of removed blocks go (a product card's
-    stars, a forum's poster boxes and a tree's folded branch labels are content).
+    declared author boxes and the labels of removed blocks go (a forum's poster boxes and a
+    tree's folded branch labels are content).
     """
     if stats is None or container not in stats:
         stats = compute_stats(container, t)
@@ -488,9 +488,6 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for caption in container.iter("figcaption"):
         if _image_caption(caption):
             drop(caption, "caption of an image", guard=True)
-    for el in _icon_rows(container, t) if story else ():
-        drop(el, "icon-row: a row of like icons (rating stars) with its short text",
-             guard=True)
     for el in _declared_asides(container, cleaning) if story else ():
         drop(el, "declared-aside: a declared author box beside the story", guard=True)
     rule_selectors = {sel: rule.source for rule in rules for sel in rule.exclude}
@@ -560,62 +557,6 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     _drop_empty(container, trace)
     _unwrap_forms(container, stats, t)
     return container
-
-
-_ICON_TAGS = frozenset({"img", "i", "span", "svg", "a", "em"})
-_PICTURE_TAGS = ("img", "svg", "i")
-"""What shows an icon: a picture, a drawing, an icon font's ``<i>``."""
-
-
-def _icon_key(el: etree._Element) -> tuple[str, str, str] | None:
-    """The shape of an icon (an element with no text showing exactly one picture, drawing or
-    icon-font glyph: a star, a symbol link), or None when the element is no icon (an empty
-    span of a code line, a layout spacer). Two icons of one shape show the same picture: a
-    gallery's thumbnails differ, a rating's stars do not."""
-    if not isinstance(el.tag, str) or el.tag not in _ICON_TAGS or (el.tail or "").strip() \
-            or _WORDS.search(el.text_content()):
-        return None
-    pictures = list(el.iter(*_PICTURE_TAGS))
-    if len(pictures) != 1 and not (el.tag == "svg" and pictures and pictures[0] is el):
-        return None
-    src = pictures[0].get("src") or pictures[0].get("data-src") or ""
-    return el.tag, el.get("class") or "", f"{pictures[0].tag} {src}"
-
-
-_TITLED = etree.XPath("boolean(descendant-or-self::*[self::h1 or self::h2 or self::h3 or "
-                      "self::h4 or self::h5 or self::h6 or (self::a and normalize-space())])")
-
-
-def _icon_rows(container: etree._Element, t: Thresholds) -> list[etree._Element]:
-    """The boxes around rows of like icons: at least ``icon_row_min`` siblings in a row that show
-    one picture and no text (rating stars, a row of symbol links), outside code, with the
-    largest block around them whose text stays at most ``icon_box_max_chars`` (a counter,
-    "no ratings yet", the widget's prompt). A box without text is left alone (it takes no
-    words away)."""
-    boxes: list[etree._Element] = []
-    for parent in container.iter():
-        if len(parent) < t.icon_row_min or not isinstance(parent.tag, str) \
-                or parent.tag in CODE_TAGS \
-                or any(a.tag in CODE_TAGS for a in parent.iterancestors()):
-            continue
-        run, key = 0, None
-        for child in parent:
-            this = _icon_key(child)
-            run = run + 1 if this is not None and this == key else (1 if this else 0)
-            key = this
-            if run >= t.icon_row_min:
-                break
-        if run < t.icon_row_min or any(_is_inside(parent, {b}) or parent is b for b in boxes):
-            continue
-        box = None
-        for el in (parent, *parent.iterancestors()):
-            if el is container or _visible_chars(el, t.icon_box_max_chars) > t.icon_box_max_chars \
-                    or _list_item(el, t) or _TITLED(el):
-                break  # a card's title (a heading, a linked line) is no widget's text
-            box = el
-        if box is not None and _WORDS.search(box.text_content()):
-            boxes.append(box)
-    return boxes
 
 
 _ITEMS = etree.XPath("descendant::*[@itemscope]")

@@ -360,12 +360,6 @@ class Thresholds:
     form_box_extra_chars: int = 80
     """The wrappers around a form box that add at most this much text (its heading, a line of
     notes) go with it. A heading's length; not swept yet."""
-    icon_row_min: int = 3
-    """Siblings in a row showing one picture and no text, this many or more, are a row of icons
-    (rating stars, symbol links). Structural: a row of three, as ``caption_card_items``."""
-    icon_box_max_chars: int = 60
-    """The block around a row of icons holding at most this much text (a counter, a prompt) is a
-    widget and goes with it. A heading's length, as ``orphan_label_max_chars``; not swept yet."""
     orphan_label_max_chars: int = 60
     """A line right before a block cleaning removed, with nothing left after it in its parent,
     is that block's label (a share bar's "share this", an author box's title) when it holds at
