@@ -336,10 +336,15 @@ def _name_verdict(el: etree._Element, cleaning: CleaningRules,
     if secondary_hit:
         return secondary_hit, None
     hit = pattern.search(names) if pattern is not None else None
-    if hit and not (keep is not None and keep.search(names)) \
-            and not (exempt is not None and exempt.search(names)):
+    if hit and not _spared(names, keep, exempt):
         return None, hit
     return None, None
+
+
+def _spared(names: str, keep: re.Pattern[str] | None, exempt: re.Pattern[str] | None) -> bool:
+    """Whether an element's names spare it from a boilerplate name: a keep name, or the names
+    of a discussion's posts (``exempt``)."""
+    return any(p is not None and p.search(names) for p in (keep, exempt))
 
 
 def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stats],
@@ -364,8 +369,7 @@ def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stat
         if not pattern.search(raw):  # most blocks: no need to drop the state names
             continue
         names = " ".join(_block_names(el, cleaning))
-        if names and pattern.search(names) and not (keep is not None and keep.search(names)) \
-                and not (exempt is not None and exempt.search(names)):
+        if names and pattern.search(names) and not _spared(names, keep, exempt):
             named.append(el)
     named_set = set(named)
     count = 0

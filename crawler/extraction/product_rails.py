@@ -22,13 +22,12 @@ site or framework rule chose: on a listing or collection page the cards are the 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urldefrag, urljoin
 
 from lxml import etree
 
 from crawler.extraction.candidates import children_by_shape
 from crawler.extraction.clean import _remove as remove_keeping_tail
-from crawler.extraction.story_tail import non_space_chars
+from crawler.extraction.story_tail import non_space_chars, page_key
 from crawler.extraction.thresholds import Thresholds
 
 RAIL_RULE = "product-rail"
@@ -36,11 +35,6 @@ RAIL_RULE = "product-rail"
 
 _HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 """Headings that may title a rail (a page's ``h1`` is the product's name)."""
-
-
-def _page_key(href: str, base: str) -> str:
-    """A link target without its fragment, absolute (to tell the page itself from others)."""
-    return urldefrag(urljoin(base, href.strip()))[0].rstrip("/")
 
 
 def _linked_card(item: etree._Element, page: str, base: str, t: Thresholds) -> bool:
@@ -51,7 +45,7 @@ def _linked_card(item: etree._Element, page: str, base: str, t: Thresholds) -> b
         return False
     links = [a for a in ([item] if item.tag == "a" else []) + list(item.iter("a"))
              if a.get("href") and not a.get("href", "").startswith(("#", "javascript:"))]
-    if not links or all(_page_key(a.get("href"), base) == page for a in links):
+    if not links or all(page_key(a.get("href"), base) == page for a in links):
         return False
     if item.tag == "a":
         return True
@@ -63,7 +57,7 @@ def _linked_card(item: etree._Element, page: str, base: str, t: Thresholds) -> b
 def find_rails(container: etree._Element, url: str, t: Thresholds) -> list[list[etree._Element]]:
     """The rails of linked cards in the container (each its cards), outermost first (a rail
     inside another rail is left to it)."""
-    page = _page_key(url, url)
+    page = page_key(url, url)
     rails: list[list[etree._Element]] = []
     taken: set[etree._Element] = set()
     for parent in container.iter():

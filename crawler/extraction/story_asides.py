@@ -33,18 +33,12 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
-                                           remove_blocks, site_host, text_blocks,
-                                           under_heading)
+                                           remove_blocks, same_site, site_host,
+                                           text_blocks, under_heading)
 from crawler.extraction.thresholds import Thresholds
 
 ASIDE_RULE = "story-aside"
 """The rule's name in the trace."""
-
-
-def _same_site(host: str, other: str) -> bool:
-    """Whether two hosts are one site (the same, or one a subdomain of the other)."""
-    return bool(host) and (host == other or host.endswith("." + other)
-                           or other.endswith("." + host))
 
 
 def _links_home(block: TextBlock, url: str) -> bool:
@@ -57,7 +51,7 @@ def _links_home(block: TextBlock, url: str) -> bool:
     for anc in block.element.iterancestors("a"):
         hrefs.append(anc.get("href") or "")
     hrefs = [h.strip() for h in hrefs if h.strip() and not h.strip().startswith("#")]
-    return bool(hrefs) and all(_same_site(site_host(urljoin(url, h)), page_host) for h in hrefs)
+    return bool(hrefs) and all(same_site(site_host(urljoin(url, h)), page_host) for h in hrefs)
 
 
 def _is_aside(block: TextBlock, url: str, t: Thresholds) -> bool:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 
@@ -182,6 +182,17 @@ def site_host(url: str) -> str:
     """A URL's host without a leading ``www.`` (empty when it has none, as a relative link)."""
     host = (urlsplit(url).hostname or "").lower()
     return host[4:] if host.startswith("www.") else host
+
+
+def same_site(host: str, other: str) -> bool:
+    """Whether two hosts are one site (the same, or one a subdomain of the other)."""
+    return bool(host) and (host == other or host.endswith("." + other)
+                           or other.endswith("." + host))
+
+
+def page_key(href: str, base: str) -> str:
+    """A link target without its fragment, absolute (to tell the page itself from others)."""
+    return urldefrag(urljoin(base, href.strip()))[0].rstrip("/")
 
 
 def remove_blocks(doomed: list[TextBlock], container: etree._Element,

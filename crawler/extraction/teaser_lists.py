@@ -43,16 +43,16 @@ site or framework rule; on listing and collection pages the cards are the conten
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from lxml import etree
 
 from crawler.extraction.candidates import children_by_shape
-from crawler.extraction.product_rails import _page_key as page_key
-from crawler.extraction.story_asides import _same_site as same_site
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
-                                           remove_block, site_host, text_blocks)
+                                           page_key, remove_block, same_site, site_host,
+                                           text_blocks)
 from crawler.extraction.thresholds import Thresholds
 from crawler.extraction.vocabulary import HEADING_TAGS
 
@@ -96,36 +96,57 @@ def story_address(url: str, t: Thresholds) -> bool:
                for run in _DIGITS.findall(parts.path + "?" + parts.query))
 
 
-def _headline_link(item: etree._Element, page: str, url: str, site: str,
-                   t: Thresholds) -> bool:
+@dataclass
+class _SiteLinks:
+    """Which link addresses of one page lead to another story of its site. A link inside a
+    card is read again for every row around the card, so each address is parsed once."""
+
+    url: str
+    t: Thresholds
+    page: str = ""
+    site: str = ""
+    verdicts: dict[str, bool] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.page, self.site = page_key(self.url, self.url), site_host(self.url)
+
+    def to_story(self, href: str) -> bool:
+        """Whether an address (stripped) leads to another page of the site that reads as a
+        story's (:func:`story_address`)."""
+        verdict = self.verdicts.get(href)
+        if verdict is None:
+            target = page_key(href, self.url)
+            verdict = self.verdicts[href] = target != self.page \
+                and same_site(site_host(target), self.site) and story_address(target, self.t)
+        return verdict
+
+
+def _headline_link(item: etree._Element, links: _SiteLinks) -> bool:
     """Whether an item holds a headline link: a link standing on its own line, of at least
     ``teaser_headline_words`` words, to another page of the page's own site."""
-    links = [item] if item.tag == "a" else []
-    links += item.iter("a")
-    for link in links:
+    candidates = [item] if item.tag == "a" else []
+    candidates += item.iter("a")
+    for link in candidates:
         href = (link.get("href") or "").strip()
-        if not href or href.startswith(("#", "javascript:")):
-            continue
-        target = page_key(href, url)
-        if target == page or not same_site(site_host(target), site) \
-                or not story_address(target, t):
+        if not href or href.startswith(("#", "javascript:")) or not links.to_story(href):
             continue
         text = link.text_content()
-        if len(_WORD.findall(text)) >= t.teaser_headline_words \
+        if len(_WORD.findall(text)) >= links.t.teaser_headline_words \
                 and _standalone(link, non_space_chars(text)):
             return True
     return False
 
 
-def _is_card(item: etree._Element, page: str, url: str, site: str, t: Thresholds) -> bool:
+def _is_card(item: etree._Element, links: _SiteLinks) -> bool:
     """A short element holding a headline link to another of the site's pages."""
     chars = non_space_chars(item.text_content())
-    return 0 < chars <= t.teaser_card_max_chars and _headline_link(item, page, url, site, t)
+    return 0 < chars <= links.t.teaser_card_max_chars and _headline_link(item, links)
 
 
-def find_teaser_rows(container: etree._Element, url: str, t: Thresholds) -> list[etree._Element]:
+def find_teaser_rows(container: etree._Element, url: str, t: Thresholds,
+                     links: _SiteLinks | None = None) -> list[etree._Element]:
     """The teaser rows of the container, outermost first (a row inside another is left to it)."""
-    page, site = page_key(url, url), site_host(url)
+    links = links or _SiteLinks(url, t)
     rows: list[etree._Element] = []
     for parent in container.iter():
         if not isinstance(parent.tag, str) or parent is container or parent.tag in _TABLE \
@@ -136,7 +157,7 @@ def find_teaser_rows(container: etree._Element, url: str, t: Thresholds) -> list
         for members in children_by_shape(parent).values():
             if len(members) < t.teaser_min_cards:
                 continue
-            cards = sum(1 for m in members if _is_card(m, page, url, site, t))
+            cards = sum(1 for m in members if _is_card(m, links))
             if cards < t.teaser_min_cards or cards < t.grid_linked_share * len(members):
                 continue
             held = sum(non_space_chars(m.text_content()) for m in members)
@@ -147,13 +168,14 @@ def find_teaser_rows(container: etree._Element, url: str, t: Thresholds) -> list
 
 
 def find_lone_cards(container: etree._Element, url: str, t: Thresholds,
-                    rows: list[etree._Element]) -> list[etree._Element]:
+                    rows: list[etree._Element],
+                    links: _SiteLinks | None = None) -> list[etree._Element]:
     """The lone teaser cards of the container outside its rows: a box (an element below the
     container, of at most ``teaser_card_max_chars``) holding one heading that is all one
     headline link (a story's own subheadings link nowhere), with at most its summary, date
     and label beside it. A linked heading standing in the container's own flow, with no box
     of its own, stays (a list of linked entries, each over its paragraph)."""
-    page, site = page_key(url, url), site_host(url)
+    links = links or _SiteLinks(url, t)
     boxes: list[etree._Element] = []
     for heading in container.iter(*_CARD_HEADINGS):
         if any(anc in rows or anc in boxes for anc in heading.iterancestors()):
@@ -161,12 +183,12 @@ def find_lone_cards(container: etree._Element, url: str, t: Thresholds,
         wrapper = next(heading.iterancestors("a"), None)  # a card whose link wraps it all
         link = wrapper
         if link is None:
-            links = list(heading.iter("a"))
-            if len(links) != 1 or non_space_chars(links[0].text_content()) \
+            inside = list(heading.iter("a"))
+            if len(inside) != 1 or non_space_chars(inside[0].text_content()) \
                     != non_space_chars(heading.text_content()):
                 continue
-            link = links[0]
-        if not _headline_link(link, page, url, site, t):
+            link = inside[0]
+        if not _headline_link(link, links):
             continue
         box = None
         for anc in (wrapper if wrapper is not None else heading).iterancestors():
@@ -227,14 +249,12 @@ def _in_flow(rows: list[etree._Element], titles: dict[etree._Element, etree._Ele
     """The rows that may go: those after the story's last paragraph outside the rows, and those
     before it that sit in a box of their own (a list standing between the story's paragraphs
     is the story's own)."""
-    gone = set(rows) | {title for title in titles.values() if title is not None}
-    last = max((i for i, b in enumerate(blocks) if is_prose(b, t) and not _inside(b, gone)),
-               default=-1)
+    last = _story_end(blocks, set(rows), titles, t)
     kept = []
     for row in rows:
         if _outline_section(row, titles[row]):
             continue
-        first = next((i for i, b in enumerate(blocks) if _inside(b, {row})), None)
+        first = _first_block(blocks, row)
         if first is None or first > last or _boxed(row, titles[row], container):
             kept.append(row)
     return kept
@@ -246,11 +266,23 @@ def _after_story(cards: list[etree._Element], rows: list[etree._Element],
     """The lone cards that stand after the story's last paragraph outside rows and cards (boxed
     linked headlines between the story's paragraphs are entries of a list the story is made
     of, as a round-up's products)."""
-    gone = set(rows) | set(cards) | {title for title in titles.values() if title is not None}
-    last = max((i for i, b in enumerate(blocks) if is_prose(b, t) and not _inside(b, gone)),
+    last = _story_end(blocks, set(rows) | set(cards), titles, t)
+    firsts = {card: _first_block(blocks, card) for card in cards}
+    return [card for card in cards if firsts[card] is not None and firsts[card] > last]
+
+
+def _story_end(blocks: list[TextBlock], going: set[etree._Element],
+               titles: dict[etree._Element, etree._Element | None], t: Thresholds) -> int:
+    """The index of the story's last paragraph outside what is going (the rows, the cards and
+    their titles); -1 when there is none."""
+    gone = going | {title for title in titles.values() if title is not None}
+    return max((i for i, b in enumerate(blocks) if is_prose(b, t) and not _inside(b, gone)),
                default=-1)
-    return [card for card in cards
-            if next((i for i, b in enumerate(blocks) if _inside(b, {card})), -1) > last]
+
+
+def _first_block(blocks: list[TextBlock], el: etree._Element) -> int | None:
+    """The index of the first block that is, or lies inside, ``el`` (None when none does)."""
+    return next((i for i, b in enumerate(blocks) if _inside(b, {el})), None)
 
 
 def _outline_section(row: etree._Element, title: etree._Element | None) -> bool:
@@ -269,12 +301,13 @@ def drop_teaser_lists(container: etree._Element, url: str, t: Thresholds,
                       blocks: list[TextBlock] | None = None) -> int:
     """Remove the teaser rows (and their titles) from a story's container; return how many rows
     went (``blocks``: the container's ``text_blocks``, when the caller has them)."""
-    rows = find_teaser_rows(container, url, t)
+    links = _SiteLinks(url, t)
+    rows = find_teaser_rows(container, url, t, links)
     if blocks is None:
         blocks = text_blocks(container)
     titles = {row: _row_title(row, container, t) for row in rows}
     rows = _in_flow(rows, titles, container, blocks, t)
-    cards = _after_story(find_lone_cards(container, url, t, rows), rows, titles, blocks, t)
+    cards = _after_story(find_lone_cards(container, url, t, rows, links), rows, titles, blocks, t)
     titles.update((card, None) for card in cards)
     rows += cards
     if not rows:
