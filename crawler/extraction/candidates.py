@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import enum
 import logging
-import re
 from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ import lxml.html
 from lxml import etree
 
 from crawler.extraction.frameworks import CleaningRules, Detection, PageChrome, css
+from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 
@@ -69,6 +69,9 @@ class Verdict:
 
 
 _LINK_DENSITY_ONLY = frozenset({Check.LINK_DENSITY})
+_ROLE_MAIN = etree.XPath('//@role[.="main"]/..')
+"""The page's elements with ``role=main`` (found through the attribute axis: cheaper than
+testing every element)."""
 NOT_VALIDATED = Verdict(frozenset({Check.NO_TEXT}))
 """The verdict of a candidate nobody validated yet."""
 
@@ -190,7 +193,7 @@ def semantic_candidates(tree: etree._Element, stats: StatsMap,
             out.append(make_candidate(top, TIER_SEMANTIC, f"article (largest of {len(articles)})", stats,
                              scores, 1))
     mains = [m for m in tree.iter("main") if m in stats]
-    mains += [m for m in tree.xpath('//*[@role="main"]') if m in stats and m.tag != "main"]
+    mains += [m for m in _ROLE_MAIN(tree) if m in stats and m.tag != "main"]
     for m in mains:
         out.append(make_candidate(m, TIER_SEMANTIC, "main" if m.tag == "main" else "[role=main]", stats,
                          scores, 2))
@@ -647,7 +650,7 @@ def _links_out(item: etree._Element) -> bool:
 
 
 def product_description(cand: Candidate, stats: StatsMap, scores: Mapping[etree._Element, float],
-                        names_pattern: re.Pattern[str] | None,
+                        names_pattern: NamePattern | None,
                         t: Thresholds = THRESHOLDS) -> Candidate | None:
     """On a product page, the block inside the choice whose class/id ``names_pattern`` marks as
     the description: the product's own text, without the purchase box, specifications, bundles

@@ -12,6 +12,7 @@ from lxml import etree
 
 from crawler.extraction.candidates import contains
 from crawler.extraction.frameworks import CleaningRules, Rule, css, selector_set
+from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 from crawler.extraction.vocabulary import HEADING_TAGS, STRIPPED_TAGS, is_hidden
@@ -149,7 +150,7 @@ SCRIPT_LINK = "data-script-link"
 
 SIGNUP = "data-signup-box"
 """Marks a sign-up box (set before the form fields are stripped); cleaning removes it."""
-_SIGNUP_MARKED = etree.XPath(f"descendant-or-self::*[@{SIGNUP}]")
+_SIGNUP_MARKED = etree.XPath(f"descendant-or-self::*/@{SIGNUP}/..")
 def _signup_boxes(root: etree._Element, t: Thresholds) -> list[etree._Element]:
     """The largest block around each email field whose text stays short, inside any list item:
     the sign-up box, with its pitch, its labels and its thank-you message."""
@@ -169,7 +170,7 @@ def _signup_boxes(root: etree._Element, t: Thresholds) -> list[etree._Element]:
 
 FORM_BOX = "data-form-box"
 """Marks a form the reader fills in (set before its fields are stripped); cleaning removes it."""
-_FORM_MARKED = etree.XPath(f"descendant-or-self::*[@{FORM_BOX}]")
+_FORM_MARKED = etree.XPath(f"descendant-or-self::*/@{FORM_BOX}/..")
 _FILLABLE = etree.XPath(
     "boolean(.//textarea | .//select | .//input[not(@type) or not(contains("
     "' hidden submit button image reset ', concat(' ', translate(normalize-space(@type), "
@@ -267,7 +268,7 @@ def _mark_controlled_panels(root: etree._Element, t: Thresholds) -> None:
         if panel is not None:
             panel.set(CONTROLLED, "")
     if ids:
-        for el in root.xpath("//*[@id]"):
+        for el in root.xpath("//@id/.."):
             if el.get("id") in ids:
                 el.set(CONTROLLED, "")
 
@@ -322,7 +323,7 @@ def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:
 
 
 def _name_verdict(el: etree._Element, cleaning: CleaningRules,
-                  exempt: re.Pattern[str] | None = None
+                  exempt: NamePattern | None = None
                   ) -> tuple[re.Match | None, re.Match | None]:
     """What an element's names say: the secondary-section name they hold, and the boilerplate
     name they hold when no keep name (nor ``exempt``, a discussion's posts) overrides it (None
@@ -341,7 +342,7 @@ def _name_verdict(el: etree._Element, cleaning: CleaningRules,
     return None, None
 
 
-def _spared(names: str, keep: re.Pattern[str] | None, exempt: re.Pattern[str] | None) -> bool:
+def _spared(names: str, keep: NamePattern | None, exempt: NamePattern | None) -> bool:
     """Whether an element's names spare it from a boilerplate name: a keep name, or the names
     of a discussion's posts (``exempt``)."""
     return any(p is not None and p.search(names) for p in (keep, exempt))
@@ -349,7 +350,7 @@ def _spared(names: str, keep: re.Pattern[str] | None, exempt: re.Pattern[str] | 
 
 def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stats],
                           cleaning: CleaningRules, t: Thresholds = THRESHOLDS,
-                          exempt: re.Pattern[str] | None = None) -> int:
+                          exempt: NamePattern | None = None) -> int:
     """Zero the content-like count of blocks whose names say they are never content (a table of
     contents, comments, an author box), so that widening and choosing a container are not
     drawn to them by their prose; cleaning still decides what is removed. Blocks whose names
@@ -393,7 +394,7 @@ DISCUSSION_POSTS_RULE = "discussion-posts"
 """The rule's name in the trace."""
 
 
-def discussion_posts(discussion: bool, cleaning: CleaningRules) -> re.Pattern[str] | None:
+def discussion_posts(discussion: bool, cleaning: CleaningRules) -> NamePattern | None:
     """On a discussion page, the names of blocks that hold its posts: a forum engine or a page
     declaring itself a forum posting or a Q&A page names its replies as comments (``comments``,
     ``comment-list``), and there the replies are the content, so the choice must not be steered
@@ -437,7 +438,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                     stats: dict[etree._Element, Stats] | None = None,
                     prune_link_dense: bool = True,
                     t: Thresholds = THRESHOLDS,
-                    exempt: re.Pattern[str] | None = None,
+                    exempt: NamePattern | None = None,
                     story: bool = False) -> etree._Element:
     """Remove boilerplate from the chosen container in place and return it.
 
@@ -563,7 +564,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     return container
 
 
-_ITEMS = etree.XPath("descendant::*[@itemscope]")
+_ITEMS = etree.XPath("descendant::*/@itemscope/..")
 _INLINE_TAGS = frozenset({"span", "a", "strong", "em", "b", "i", "small", "cite", "time",
                           "abbr", "u", "font", "address"})
 

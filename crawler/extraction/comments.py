@@ -21,13 +21,13 @@ A section is set apart only when the story stays: it does not hold the page's ``
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
 from lxml import etree
 
 from crawler.extraction.frameworks import CleaningRules
+from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 
 _PARAGRAPH_TAGS = ("p", "blockquote", "pre", "li")
@@ -35,18 +35,17 @@ _PARAGRAPH_TAGS = ("p", "blockquote", "pre", "li")
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question"})
 """Declared page types whose posts are the content."""
 
-_DECLARED = etree.XPath(  # the cheap existence test first: most elements carry neither
-    "//*[@itemtype or @itemprop][contains(@itemtype, 'schema.org/Comment')"
-    " or contains(@itemtype, 'schema.org/UserComments') or @itemprop='comment'"
-    " or @itemprop='comments']")
-_DATED = etree.XPath("boolean(descendant-or-self::time | descendant-or-self::*[@datetime])")
+_DECLARED = etree.XPath(
+    "(//@itemtype[contains(., 'schema.org/Comment') or contains(., 'schema.org/UserComments')]"
+    " | //@itemprop[.='comment' or .='comments'])/..")
+_DATED = etree.XPath("boolean(descendant-or-self::time | descendant-or-self::*/@datetime)")
 _AUTHORED = etree.XPath(
     "boolean(descendant::*[@itemprop='author' or @rel='author' or contains(@class, 'vcard')"
     " or contains(@class, 'author') or contains(@class, 'Author')] | descendant::cite)")
 _HEADLINE_LINK = etree.XPath("boolean(descendant::*[self::h1 or self::h2 or self::h3 or self::h4]"
                              "[descendant::a[@href]])")
 _NAMES = etree.XPath("descendant::*/@class | descendant::*/@id")
-_DATES = etree.XPath("descendant::time | descendant::*[@datetime]")
+_DATES = etree.XPath("descendant::time | descendant::*/@datetime/..")
 _STORY_MARKS = etree.XPath(
     "boolean(descendant-or-self::h1 | descendant-or-self::main | "
     "descendant-or-self::*[@itemprop='articleBody'])")
@@ -92,7 +91,7 @@ def find_comment_sections(body: etree._Element, cleaning: CleaningRules,
     return sections
 
 
-def _names_section(value: str, pattern: re.Pattern[str], state: re.Pattern[str] | None) -> bool:
+def _names_section(value: str, pattern: NamePattern, state: NamePattern | None) -> bool:
     """Whether a class or id value names a comment section once its state names are left out
     (``has-comments`` is a state of the page, not a section)."""
     if not pattern.search(value):

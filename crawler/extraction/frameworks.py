@@ -16,6 +16,7 @@ from lxml import etree
 from lxml.cssselect import CSSSelector
 
 from crawler.extraction.month_names import MonthNames, month_names_from_data
+from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.vocabulary import hides, unknown_tags
 
 logger = logging.getLogger(__name__)
@@ -65,19 +66,19 @@ class CleaningRules:
 
     remove: tuple[str, ...] = ()
     ad_selectors: tuple[str, ...] = ()
-    boilerplate_pattern: re.Pattern[str] | None = None
-    keep_pattern: re.Pattern[str] | None = None
-    state_name_pattern: re.Pattern[str] | None = None
-    hidden_content_pattern: re.Pattern[str] | None = None
-    secondary_section_pattern: re.Pattern[str] | None = None
-    not_content_pattern: re.Pattern[str] | None = None
-    product_description_pattern: re.Pattern[str] | None = None
-    content_name_pattern: re.Pattern[str] | None = None
-    readability_positive_pattern: re.Pattern[str] | None = None
-    readability_negative_pattern: re.Pattern[str] | None = None
+    boilerplate_pattern: NamePattern | None = None
+    keep_pattern: NamePattern | None = None
+    state_name_pattern: NamePattern | None = None
+    hidden_content_pattern: NamePattern | None = None
+    secondary_section_pattern: NamePattern | None = None
+    not_content_pattern: NamePattern | None = None
+    product_description_pattern: NamePattern | None = None
+    content_name_pattern: NamePattern | None = None
+    readability_positive_pattern: NamePattern | None = None
+    readability_negative_pattern: NamePattern | None = None
     chrome: PageChrome = PageChrome()
-    comment_section_pattern: re.Pattern[str] | None = None
-    declared_aside_pattern: re.Pattern[str] | None = None
+    comment_section_pattern: NamePattern | None = None
+    declared_aside_pattern: NamePattern | None = None
     discussion_frameworks: frozenset[str] = frozenset()
     hiding_selectors: frozenset[str] = frozenset()
     """The selectors of ``remove`` and ``ad_selectors`` that match hidden elements only (an
@@ -284,11 +285,11 @@ def _checked_selectors(name: str, key: str, data: dict[str, Any], errors: list[s
     return tuple(valid)
 
 
-def _compile_pattern(value: Any) -> re.Pattern[str] | None:
-    """A case-insensitive regex from a folded YAML string (whitespace removed)."""
+def _compile_pattern(value: Any) -> NamePattern | None:
+    """A case-insensitive name pattern from a folded YAML string (whitespace removed)."""
     if not value:
         return None
-    return re.compile(re.sub(r"\s+", "", str(value)), re.I)
+    return NamePattern(re.sub(r"\s+", "", str(value)))
 
 
 def _cleaning_rules(data: dict[str, Any], errors: list[str]) -> CleaningRules:

@@ -66,7 +66,7 @@ def _is_button(block: TextBlock, site: str, t: Thresholds) -> bool:
     return len(_WORD.findall(el.text_content())) <= t.button_max_words
 
 
-_SCRIPT_SPANS = etree.XPath(f"descendant-or-self::*[@{SCRIPT_LINK}]")
+_SCRIPT_SPANS = etree.XPath(f"descendant-or-self::*/@{SCRIPT_LINK}/..")
 
 
 def _script_button(block: TextBlock) -> bool:

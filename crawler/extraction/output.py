@@ -58,8 +58,15 @@ _LISTING_TABLE = re.compile(r"highlight|codehilite|listing|code-table", re.IGNOR
 _LINE_NUMBERS = re.compile(r"lineno|linenumber|line-number|gutter", re.IGNORECASE)
 _PRE_SPECIAL_TAGS = ("br", "div", "p", *sorted(DROPPED_TAGS), etree.Comment,
                      etree.ProcessingInstruction)
-_PRE_HIDDEN_PART = etree.XPath("boolean(descendant::*[@hidden or @aria-hidden='true' or @style])")
+_PRE_HIDDEN_PART = etree.XPath("boolean(descendant::*/@hidden | descendant::*/@aria-hidden[.='true']"
+                               " | descendant::*/@style)")
 _PRE_CLASSES = etree.XPath("descendant::*/@class", smart_strings=False)
+_MAYBE_HIDDEN = etree.XPath(
+    "(descendant::*/@hidden | descendant::*/@aria-hidden[.='true']"
+    " | descendant::*/@style[contains(., 'none') or contains(., 'hidden')])/..")
+"""Descendants that may be hidden (``is_hidden`` decides), found through their attributes:
+testing attribute values on the attribute axis is several times cheaper than testing every
+element for them."""
 _PLAIN_ABSOLUTE = re.compile(r"https?://[^\s\x00-\x1f\x7f\\]+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
 
@@ -527,14 +534,12 @@ def _document_text(blocks: list[str]) -> str:
 
 def _html_source(element: HtmlElement) -> str:
     """The element serialised, with hidden parts removed from a copy (the caller's tree is untouched)."""
-    hidden = element.xpath(".//*[@hidden or @aria-hidden='true' or contains(@style, 'none') "
-                           "or contains(@style, 'hidden')]")
+    hidden = _MAYBE_HIDDEN(element)
     hidden = [h for h in hidden if is_hidden(h)]
     if hidden:
         from copy import deepcopy
         element = deepcopy(element)
-        for h in element.xpath(".//*[@hidden or @aria-hidden='true' or contains(@style, 'none') "
-                               "or contains(@style, 'hidden')]"):
+        for h in _MAYBE_HIDDEN(element):
             if is_hidden(h) and h.getparent() is not None:
                 h.drop_tree()
     return etree.tostring(element, encoding="unicode", method="html", with_tail=False)

@@ -22,6 +22,7 @@ from lxml.html import HtmlElement
 from crawler.extraction import candidates as tiers
 from crawler.extraction.candidates import Candidate, Check, Verdict
 from crawler.extraction.frameworks import Detection, PageChrome, RuleSet
+from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import Thresholds
 
@@ -101,7 +102,7 @@ class PageAnalysis:
     trace: list[dict[str, Any]] | None = None
     comments: HtmlElement | None = None
     """The reader-comment sections taken out of ``body`` before the choice (rendered apart)."""
-    discussion_posts: re.Pattern[str] | None = None
+    discussion_posts: NamePattern | None = None
     """On a discussion page, the names of the blocks holding its replies (neither discounted in
     the choice nor removed by name); None elsewhere."""
 
