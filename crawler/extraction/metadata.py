@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from collections.abc import Iterator
 from datetime import date
 from itertools import islice
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -16,6 +16,7 @@ from lxml.html import HtmlElement
 from crawler.extraction.date_cues import may_hold_date
 from crawler.extraction.frameworks import RuleSet, load_rules
 from crawler.extraction.month_names import MonthNames
+from crawler.extraction.story_tail import join_url
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
 from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS
 
@@ -671,12 +672,13 @@ def _language(tree: HtmlElement, sd: StructuredData) -> str | None:
 
 
 def _canonical(tree: HtmlElement, url: str, sd: StructuredData) -> str | None:
-    """The canonical URL declared by ``<link rel=canonical>`` (or og:url), made absolute."""
+    """The canonical URL declared by ``<link rel=canonical>`` (or og:url), made absolute; None
+    when the declared one cannot be read as a URL."""
     for link in tree.iter("link"):
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
-            return urljoin(url, link.get("href").strip())
+            return join_url(url, link.get("href"))
     og_url = sd.og.get("url")
-    return urljoin(url, og_url) if og_url else None
+    return join_url(url, og_url) if og_url else None
 
 
 def _description(tree: HtmlElement, sd: StructuredData) -> str | None:
@@ -787,6 +789,6 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
     md.published, md.modified, md.sources["published"] = _choose_dates(view, url, sd, md.language)
     md.canonical_url = _canonical(tree, url, sd)
     md.description = _description(tree, sd)
-    md.image = urljoin(url, sd.image) if sd.image else None
+    md.image = join_url(url, sd.image) if sd.image else None
     md.page_type = _page_type(tree, url, sd, bool(md.published))
     return md

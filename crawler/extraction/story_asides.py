@@ -28,13 +28,12 @@ where the tail rule does: on article pages, never on containers chosen by a site
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urljoin
 
 from lxml import etree
 
-from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
-                                           remove_blocks, same_site, site_host,
-                                           text_blocks, under_heading)
+from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, join_url,
+                                           non_space_chars, remove_blocks, same_site,
+                                           site_host, text_blocks, under_heading)
 from crawler.extraction.thresholds import Thresholds
 
 ASIDE_RULE = "story-aside"
@@ -51,7 +50,8 @@ def _links_home(block: TextBlock, url: str) -> bool:
     for anc in block.element.iterancestors("a"):
         hrefs.append(anc.get("href") or "")
     hrefs = [h.strip() for h in hrefs if h.strip() and not h.strip().startswith("#")]
-    return bool(hrefs) and all(same_site(site_host(urljoin(url, h)), page_host) for h in hrefs)
+    return bool(hrefs) and all(same_site(site_host(join_url(url, h) or ""), page_host)
+                                for h in hrefs)
 
 
 def _is_aside(block: TextBlock, url: str, t: Thresholds) -> bool:

@@ -179,9 +179,22 @@ def trim_story_tail(container: etree._Element, t: Thresholds,
 
 
 def site_host(url: str) -> str:
-    """A URL's host without a leading ``www.`` (empty when it has none, as a relative link)."""
-    host = (urlsplit(url).hostname or "").lower()
+    """A URL's host without a leading ``www.`` (empty when it has none, as a relative link, or
+    when it cannot be read, as ``http://[::1`` on a hostile page)."""
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
     return host[4:] if host.startswith("www.") else host
+
+
+def join_url(base: str, href: str) -> str | None:
+    """``href`` made absolute against ``base``; None when it cannot be read as a URL (an
+    unclosed IPv6 bracket, a bad port): one such link must not cost the page its content."""
+    try:
+        return urljoin(base, href.strip())
+    except ValueError:
+        return None
 
 
 def same_site(host: str, other: str) -> bool:
@@ -191,8 +204,12 @@ def same_site(host: str, other: str) -> bool:
 
 
 def page_key(href: str, base: str) -> str:
-    """A link target without its fragment, absolute (to tell the page itself from others)."""
-    return urldefrag(urljoin(base, href.strip()))[0].rstrip("/")
+    """A link target without its fragment, absolute (to tell the page itself from others); an
+    unreadable target is its own key."""
+    absolute = join_url(base, href)
+    if absolute is None:
+        return href.strip()
+    return urldefrag(absolute)[0].rstrip("/")
 
 
 def remove_blocks(doomed: list[TextBlock], container: etree._Element,

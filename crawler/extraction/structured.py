@@ -129,8 +129,56 @@ def _types_of(node: dict) -> list[str]:
     return out
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _load_json(text: str) -> Any:
-    """Parse a JSON-LD script body, repairing the common breakages (comments, trailing commas, ...)."""
+    """Parse a JSON-LD script body, repairing the common breakages (comments, trailing commas,
+    ...); lone surrogates it escapes (``"\\ud800"``, which no encoder can write) are replaced.
+    JSON nested deeper than the decoder can recurse is unreadable: None, like broken JSON (the
+    page's other structured data is still read)."""
+    try:
+        data = _parse_json(text)
+    except RecursionError:
+        logger.debug("JSON-LD nested too deep to read (%d chars)", len(text))
+        return None
+    if data is not None and _SURROGATE_ESCAPE.search(text):
+        data = _without_lone_surrogates(data)
+    return data
+
+
+def _without_lone_surrogates(data: Any) -> Any:
+    """``data`` with every lone surrogate in its strings (keys and values) replaced by U+FFFD;
+    escaped pairs were joined by the decoder already. Iterative: the data may nest as deep as
+    the decoder allowed."""
+    def fixed(value: Any) -> Any:
+        if isinstance(value, str):
+            return _LONE_SURROGATE.sub("\ufffd", value)
+        if isinstance(value, dict):
+            copy: dict = {}
+            pending.append((value, copy))
+            return copy
+        if isinstance(value, list):
+            copy_list: list = []
+            pending.append((value, copy_list))
+            return copy_list
+        return value
+
+    pending: list[tuple[Any, Any]] = []
+    root = fixed(data)
+    while pending:
+        source, target = pending.pop()
+        if isinstance(source, dict):
+            for key, value in source.items():
+                target[fixed(key)] = fixed(value)
+        else:
+            target.extend(fixed(value) for value in source)
+    return root
+
+
+def _parse_json(text: str) -> Any:
+    """The JSON of a script body as written, or as repaired; None when it cannot be read."""
     text = text.strip()
     if not text:
         return None

@@ -88,7 +88,10 @@ def story_address(url: str, t: Thresholds) -> bool:
     """Whether an address reads as one story's: a path segment that is a slug of at least
     ``teaser_slug_words`` words, or a path or query holding an id of ``teaser_id_digits``
     digits."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an unreadable address is no story's
+        return False
     for segment in parts.path.split("/"):
         if len(_SLUG_WORD.findall(segment)) >= t.teaser_slug_words:
             return True
