@@ -52,6 +52,12 @@ def _start_worker(gc_young_threshold: int, crawl_pid: int,
         warm_up()
 
 
+def _forget(future: asyncio.Future) -> None:
+    """Retrieve the outcome of a call given up on, so that it is not reported."""
+    if not future.cancelled():
+        future.exception()
+
+
 class BoundedRunner:
     """A small worker pool whose calls are awaited with a time limit (0 = no limit); worker
     processes collect garbage every ``gc_young_threshold`` allocations (0: Python's default)
@@ -144,6 +150,10 @@ class BoundedRunner:
         try:
             return await asyncio.wait_for(asyncio.shield(future), self.timeout)
         except asyncio.TimeoutError:
+            # Nobody waits for it any more: its late result, or the BrokenProcessPool its
+            # terminated worker ends with, is taken here instead of being reported by asyncio
+            # as "Future exception was never retrieved".
+            future.add_done_callback(_forget)
             raise TimeLimitExceeded(f"no result after {self.timeout:g} s") from None
 
     def _replace_pool(self, executor: Executor, *, why: str) -> None:
