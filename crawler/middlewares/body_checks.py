@@ -17,12 +17,13 @@ from dataclasses import dataclass
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.decoding import is_declared_wide_text
 from crawler.startup import read_bool, read_or_refuse
+from crawler.unusable import UnusableResponse
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +113,7 @@ class BodyCheckMiddleware:
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Response:
-        """Pass the response on, or raise IgnoreRequest for an empty or binary body."""
+        """Pass the response on, or raise UnusableResponse for an empty or binary body."""
         if (not 200 <= response.status < 300 or request.method == "HEAD"
                 or request.meta.get("crawl_role") != "page"):
             return response  # robots.txt and sitemaps are read by their own rules
@@ -123,7 +124,7 @@ class BodyCheckMiddleware:
             self.stats.inc_value("response/empty")
             logger.warning("Empty body: %s (HTTP %d, %d bytes); nothing to extract",
                            response.url, response.status, len(response.body))
-            raise IgnoreRequest("empty body")
+            raise UnusableResponse("empty body")
         if self.config.drop_binary and not is_declared_wide_text(
                 response.body, http_content_type_encoding(declared)):
             kind = binary_kind(response.body)
@@ -132,5 +133,5 @@ class BodyCheckMiddleware:
                 self.stats.inc_value(f"response/binary_as_html/{kind}")
                 logger.warning("Binary body (%s) served as %r: %s; not extracted",
                                kind, declared or "no content type", response.url)
-                raise IgnoreRequest(f"binary body ({kind})")
+                raise UnusableResponse(f"binary body ({kind})")
         return response

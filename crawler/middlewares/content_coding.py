@@ -17,9 +17,10 @@ import brotli
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from crawler.startup import read_switch
+from crawler.unusable import UnusableResponse
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class ContentCodingCheckMiddleware:
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Response:
-        """Pass decodable bodies on; raise IgnoreRequest for a broken one."""
+        """Pass decodable bodies on; raise UnusableResponse for a broken one."""
         codings = [c.strip().lower() for value in response.headers.getlist("Content-Encoding")
                    for c in value.split(b",") if c.strip()]
         if not codings or request.method == "HEAD" or not response.body:
@@ -114,7 +115,7 @@ class ContentCodingCheckMiddleware:
             self.stats.inc_value("response/broken_content_encoding")
             logger.warning("Broken %s body: %s (HTTP %d, %d bytes cannot be decoded); dropped",
                            coding.decode(), response.url, response.status, len(response.body))
-            raise IgnoreRequest(f"broken {coding.decode()} body")
+            raise UnusableResponse(f"broken {coding.decode()} body")
         if state == "truncated":
             self.stats.inc_value("response/truncated_content_encoding")
             logger.warning("Truncated %s body: %s; keeping the part that decodes",

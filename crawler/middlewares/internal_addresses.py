@@ -23,10 +23,11 @@ from urllib.parse import urlsplit
 
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThread
 from crawler.startup import read_bool, read_or_refuse
+from crawler.unusable import UnusableResponse
 
 logger = logging.getLogger(__name__)
 
@@ -135,7 +136,7 @@ class InternalAddressMiddleware:
         return None
 
     def _refuse_if_internal(self, request: Request, host: str, addresses: list[IPAddress]) -> None:
-        """Raise IgnoreRequest (counted, logged) when any of the host's addresses is internal."""
+        """Raise UnusableResponse (counted, logged) when any of the host's addresses is internal."""
         internal = [a for a in addresses if is_internal(a)]
         if not internal:
             return
@@ -147,7 +148,7 @@ class InternalAddressMiddleware:
                        "set ALLOW_INTERNAL_ADDRESSES=True to crawl it",
                        request.url, host, internal[0],
                        f", redirected from {origin}" if origin else "")
-        raise IgnoreRequest(f"internal address {internal[0]}")
+        raise UnusableResponse(f"internal address {internal[0]}")
 
     async def _addresses(self, host: str) -> list[IPAddress]:
         """The host's addresses: the literal itself, or its resolution (cached per crawl)."""

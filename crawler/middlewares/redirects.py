@@ -15,9 +15,12 @@ request's ``dont_filter`` onto the next redirect, so a later redirect of the cha
 flag back and meets the scope and duplicate filters like any other request.
 
 A redirect to a URL longer than ``URLLENGTH_LIMIT`` is not followed (``redirect/url_too_long``),
-as a link that long is not; a ``<meta http-equiv=refresh>`` to anything but http(s)
-(``javascript:``, ``mailto:``) is no redirect: the page itself is kept
-(``redirect/refresh_ignored``).
+as a link that long is not; an HTTP redirect whose ``Location`` is no web URL (``file:``,
+``ftp:``, ``javascript:``, ``data:``, an unclosed IPv6 bracket, a port out of range) is not
+followed either (``redirect/invalid_target``); a ``<meta http-equiv=refresh>`` to anything but
+an http(s) URL (``javascript:``, ``mailto:``, an unreadable URL) is no redirect: the page
+itself is kept (``redirect/refresh_ignored``). A redirect that is not followed raises
+:class:`~crawler.unusable.UnusableResponse`: a start URL answered that way is a failed start.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.utils.response import get_meta_refresh
 from w3lib.url import safe_url_string
 
+from crawler.unusable import UnusableResponse
 from crawler.urls import canonicalize_url
 
 logger = logging.getLogger(__name__)
@@ -40,6 +44,9 @@ logger = logging.getLogger(__name__)
 #: ``request.meta`` key: this request's ``dont_filter`` was set here for a same-page redirect,
 #: and holds the flag the chain had before.
 SAME_PAGE_META = "same_page_redirect_dont_filter"
+
+#: HTTP statuses Scrapy follows as redirects (with a Location header).
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 
 class RedirectChecks:
@@ -65,8 +72,13 @@ class RedirectChecks:
                                "(REDIRECT_MAX_TIMES "
                                "%d); gave up at %s", first, request.meta.get("redirect_times", 0),
                                self.max_redirect_times, request.url)
+                raise UnusableResponse(str(exc)) from exc
             raise
+        except ValueError as exc:  # a Location no URL parser reads: http://[::1, a bad port
+            raise self._invalid_target(request, response, str(exc)) from exc
         if isinstance(result, Request) and result is not request:
+            if not _is_web_url(request.url, result.url):
+                raise self._invalid_target(request, response, "its port or host cannot be read")
             if SAME_PAGE_META in result.meta:  # the exemption was for the previous hop only
                 result = result.replace(dont_filter=result.meta.pop(SAME_PAGE_META))
             limit = self._url_length_limit()
@@ -74,14 +86,14 @@ class RedirectChecks:
                 self.crawler.stats.inc_value("redirect/url_too_long")
                 logger.warning("Redirect to a URL of %d characters (URLLENGTH_LIMIT %d) from %s; "
                                "not followed", len(result.url), limit, request.url)
-                raise IgnoreRequest("redirect URL too long")
+                raise UnusableResponse("redirect URL too long")
             chain = result.meta.get("redirect_urls") or []
             target = _without_fragment(result.url)
             if any(_without_fragment(url) == target for url in chain):
                 self.crawler.stats.inc_value("redirect/loop")
                 logger.warning("Redirect loop: %s -> %s; not followed", " -> ".join(chain),
                                result.url)
-                raise IgnoreRequest("redirect loop")
+                raise UnusableResponse("redirect loop")
             if canonicalize_url(result.url) == canonicalize_url(request.url):
                 self.crawler.stats.inc_value("redirect/same_page")
                 logger.debug("Redirect to the same page under another URL: %s -> %s",
@@ -94,29 +106,95 @@ class RedirectChecks:
                             "in the crawl's scope)", request.url, result.url)
         return result
 
+    def _invalid_target(self, request: Request, response: Response,
+                        why: str) -> UnusableResponse:
+        """Count and log a redirect whose target is no web URL; the exception to raise."""
+        location = response.headers.get("Location", b"").decode("latin-1")
+        self.crawler.stats.inc_value("redirect/invalid_target")
+        logger.warning("Redirect from %s to %r, which is no http(s) URL (%s); not followed",
+                       request.url, location[:200], why)
+        return UnusableResponse("redirect to no http(s) URL")
+
 
 class LoopAwareRedirectMiddleware(RedirectChecks, RedirectMiddleware):
-    """HTTP redirects (3xx with Location), with loops, long chains and same-page redirects
-    handled."""
+    """HTTP redirects (3xx with Location), with loops, long chains, same-page redirects and
+    targets that are no web URL handled."""
+
+    def process_response(self, request: Request, response: Response,
+                         spider: Spider | None = None) -> Request | Response:
+        """Follow the redirect as Scrapy does; a redirect Scrapy hands back unfollowed because
+        its target is not http(s) (``file:``, ``ftp:``, ``data:``) is refused here, with its
+        reason, instead of failing later as an HTTP error status."""
+        result = super().process_response(request, response, spider)
+        if (result is response and response.status in REDIRECT_STATUSES
+                and b"Location" in response.headers and not request.meta.get("dont_redirect")
+                and response.status not in request.meta.get("handle_httpstatus_list", ())):
+            raise self._invalid_target(request, response, "not an http(s) URL")
+        return result
 
 
 class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
     """``<meta http-equiv=refresh>`` redirects, handled like HTTP ones (an old site's
-    ``/docs/`` refreshing to ``/docs/index.html`` is the same page)."""
+    ``/docs/`` refreshing to ``/docs/index.html`` is the same page).
+
+    Unlike a 3xx, a page that refreshes has a body. Two pages refreshing to each other (both
+    linked, or one reached from the other) would each be followed to the other, whose request
+    the dupefilter or the loop check then drops: both pages lost without a word. So the pages
+    whose refresh was followed are remembered, and a page refreshing to one of them is kept
+    (``redirect/refresh_loop``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Canonical URLs of the pages whose meta refresh was followed.
+        self._refreshed: set[str] = set()
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Request | Response:
-        """Keep a page whose refresh points at ``javascript:``, ``mailto:`` or another
-        non-web scheme; follow the others as HTTP redirects are followed."""
-        if isinstance(response, HtmlResponse) and not request.meta.get("dont_redirect"):
-            _, target = get_meta_refresh(response, ignore_tags=self._ignore_tags)
-            if target and urlsplit(urljoin(response.url, target.strip())).scheme.lower() not in (
-                    "http", "https"):
-                self.crawler.stats.inc_value("redirect/refresh_ignored")
-                logger.info("Ignored the meta refresh of %s to %s: not an http(s) URL; the page "
-                            "is kept", response.url, target[:100])
-                return response
-        return super().process_response(request, response, spider)
+        """Keep a page whose refresh points at ``javascript:``, ``mailto:``, another non-web
+        scheme, no readable URL or a page that refreshes itself; follow the others as HTTP
+        redirects are followed."""
+        if not isinstance(response, HtmlResponse) or request.meta.get("dont_redirect"):
+            return super().process_response(request, response, spider)
+        try:
+            delay, target = get_meta_refresh(response, ignore_tags=self._ignore_tags)
+            ignored = bool(target) and not _is_web_url(response.url, target.strip())
+        except ValueError:  # w3lib joins the URL, and http://[::1 cannot be joined
+            delay, target, ignored = None, self._declared_refresh(response), True
+        if ignored:
+            self.crawler.stats.inc_value("redirect/refresh_ignored")
+            logger.info("Ignored the meta refresh of %s to %s: not an http(s) URL; the page "
+                        "is kept", response.url, target[:100])
+            return response
+        if target and delay is not None and delay < self._maxdelay \
+                and canonicalize_url(target) in self._refreshed:
+            self.crawler.stats.inc_value("redirect/refresh_loop")
+            logger.warning("Meta refresh loop: %s refreshes to %s, which refreshes elsewhere; "
+                           "the page is kept", response.url, target[:300])
+            return response
+        result = super().process_response(request, response, spider)
+        if isinstance(result, Request) and result is not request:
+            self._refreshed.add(canonicalize_url(response.url))
+        return result
+
+    @staticmethod
+    def _declared_refresh(response: HtmlResponse) -> str:
+        """The content of the page's refresh declaration, for the log line of one that cannot
+        be read as a URL."""
+        for meta in response.css("meta"):
+            if (meta.attrib.get("http-equiv") or "").lower() == "refresh":
+                return meta.attrib.get("content") or "(unreadable)"
+        return "(unreadable)"
+
+
+def _is_web_url(base: str, target: str) -> bool:
+    """Whether ``target``, made absolute against ``base``, is an http(s) URL whose host and
+    port can be read (``http://[::1`` and ``http://host:99999/`` cannot)."""
+    try:
+        parts = urlsplit(urljoin(base, target))
+        parts.port  # noqa: B018 - raises on a port out of range
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
 
 
 def _without_fragment(url: str) -> str:

@@ -47,6 +47,7 @@ from crawler.rendering import (RENDER_MODES, RenderConfig, ShellVerdict, find_br
                                launch_options, looks_like_js_shell)
 from crawler.sitemap_backlog import SitemapBacklog
 from crawler.startup import SettingError, parse_truth, read_bool, read_number, stop_if_misconfigured
+from crawler.unusable import UnusableResponse
 from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, host_of
 
 logger = logging.getLogger(__name__)
@@ -185,16 +186,38 @@ class PageReading:
     links: PageLinks
 
 
+#: A document type declaration with its internal subset, where a sitemap's entities (an
+#: entity-expansion bomb, an external entity reading a local file) would be declared.
+_DOCTYPE = re.compile(rb"<!DOCTYPE(?:[^\[>]|\[.*?\])*>", re.IGNORECASE | re.DOTALL)
+
+
+def _without_doctype(body: bytes) -> tuple[bytes, bool]:
+    """A sitemap's XML without its document type declaration (a sitemap needs none), and
+    whether it had one. The parser never expands entities, but libxml2 stops reading a
+    document whose entities it finds amplifying, and every URL after them would be lost."""
+    root = min((i for i in (body.find(b"<urlset"), body.find(b"<sitemapindex")) if i >= 0),
+               default=-1)
+    prolog = body[:root] if root >= 0 else body[:64 * 1024]
+    stripped, count = _DOCTYPE.subn(b"", prolog, count=1)
+    if not count:
+        return body, False
+    return stripped + body[len(prolog):], True
+
+
 @dataclass
 class SitemapReading:
     """What one sitemap lists, read off the reactor thread: its kind, the sitemaps of an index
     (absolute, in scope) and the page URLs of a urlset (absolute, with their lastmod, not yet
-    checked). ``problem`` says why a response is no sitemap (then nothing else is set)."""
+    checked). ``problem`` says why a response is no sitemap (then nothing else is set);
+    ``doctype_removed``: it declared a document type (entities), removed before parsing;
+    ``unreadable``: how many of its ``<loc>`` entries the parser could not read."""
 
     kind: str
     problem: str | None = None
     sitemaps: list[str] = field(default_factory=list)
     pages: list[tuple[str, str]] = field(default_factory=list)
+    doctype_removed: bool = False
+    unreadable: int = 0
 
 
 class DomainSpider(Spider):
@@ -629,6 +652,14 @@ class DomainSpider(Spider):
             logger.info("Ignored %s: %s", response.url, reading.problem)
             return
         stats.inc_value("sitemaps/read")
+        if reading.doctype_removed:
+            stats.inc_value("sitemaps/doctype_removed")
+            logger.warning("Sitemap %s declares a document type (entities); it was removed "
+                           "before parsing, and no entity was expanded", response.url[:300])
+        if reading.unreadable:
+            stats.inc_value("sitemaps/entries_unreadable", reading.unreadable)
+            logger.warning("Sitemap %s: %d of its <loc> entries could not be read (broken XML)",
+                           response.url[:300], reading.unreadable)
         depth = int(response.meta.get("sitemap_depth", 0)) + 1
         for loc in reading.sitemaps:
             request = self._sitemap_request(loc, depth=depth)
@@ -650,12 +681,15 @@ class DomainSpider(Spider):
         body = self._sitemap_body(response)
         if body is None:
             return SitemapReading("", problem="not a sitemap")
+        body, doctype_removed = _without_doctype(body)
         try:
             sitemap = Sitemap(body)
         except Exception as exc:  # lxml raises several kinds on broken XML
             return SitemapReading("", problem=f"unreadable sitemap ({exc})")
-        reading = SitemapReading(str(sitemap.type))
+        reading = SitemapReading(str(sitemap.type), doctype_removed=doctype_removed)
+        entries = 0
         for entry in sitemap:
+            entries += 1
             loc = (entry.get("loc") or "").strip()
             if not loc:
                 continue
@@ -665,6 +699,8 @@ class DomainSpider(Spider):
                     reading.sitemaps.append(loc)
             elif sitemap.type == "urlset":
                 reading.pages.append((loc, (entry.get("lastmod") or "").strip()))
+        # lxml's recovering parser stops quietly where the XML breaks: count what it left
+        reading.unreadable = max(0, body.count(b"<loc>") + body.count(b"<loc ") - entries)
         return reading
 
     def _vet_sitemap_urls(self, entries: list[tuple[str, str]],
@@ -808,6 +844,14 @@ class DomainSpider(Spider):
         request = failure.request  # type: ignore[attr-defined]
         if request.meta.get(SITEMAP_URL_META):
             self.refill_sitemap_queue()
+        if failure.check(UnusableResponse):
+            # counted and logged by the component that found it; a start URL answered with no
+            # page (a redirect loop, an empty or binary body) is a failed start
+            if request.meta.get("is_start"):
+                self.start_requests_failed += 1
+                first = (request.meta.get("redirect_urls") or [request.url])[0]
+                logger.error("Start URL %s gave no page: %s", first, failure.getErrorMessage())
+            return
         if failure.check(StopDownload) or (failure.check(IgnoreRequest)
                                            and not failure.check(HttpError)):
             return  # counted (and logged) by the component that stopped or refused it
