@@ -135,6 +135,14 @@ CASES = [
          stored=("/ci/page",)),
     Case("sitemap indexes nested forever", {"sitemaps/depth_limited": 1},
          "> SITEMAP_MAX_DEPTH 3"),
+    Case("redirects to file:, ftp:, data:, javascript:, http://[::1, a port out of range",
+         {"redirect/invalid_target": 6}, "Redirect from {base}/redirect/nowhere/file to "
+         "'file:///etc/passwd', which is no http(s) URL",
+         not_stored=tuple(f"/redirect/nowhere/{kind}" for kind in ("file", "bracket", "port"))),
+    Case("meta refresh to an unreadable URL", {"redirect/refresh_ignored": 3},
+         "Ignored the meta refresh of {base}/refresh/unreadable", stored=("/refresh/unreadable",)),
+    Case("two pages refreshing to each other", {"redirect/refresh_loop": 1},
+         "Meta refresh loop: {base}/refresh/loop-"),
 ]
 
 
@@ -272,6 +280,43 @@ def test_utf8_declared_as_latin1_is_stored_right(full_crawl, hostile_server) -> 
     assert all(marker in text for marker in pages.CHARSET_MARKERS["cp1252"])
 
 
+@pytest.mark.parametrize(("path", "kept", "author"), [
+    ("/malformed/unreadable-urls", "Text around unreadable links.", "Ada Lovelace"),
+    ("/malformed/json-ld-surrogates", "Text beside hostile JSON-LD.", "Ada \ufffd Lovelace"),
+    ("/malformed/json-ld-deep", "Text beside hostile JSON-LD.", None),
+])
+def test_unreadable_urls_and_hostile_json_ld_keep_the_page(path: str, kept: str,
+                                                           author: str | None, full_crawl,
+                                                           hostile_server) -> None:
+    """A link that is no URL (``http://[::1``) or JSON-LD no encoder can write (lone
+    surrogates) or the decoder can read (nested 100,000 deep) costs the page nothing: it is
+    stored with its content, its metadata and the good JSON-LD beside the bad."""
+    rows = {r["url"]: r for r in full_crawl.rows("url, content_text, extraction_error, author, "
+                                                  "published, canonical_url")}
+    row = rows[hostile_server.base + path]
+    assert kept in row["content_text"]
+    assert row["extraction_error"] is None
+    assert row["author"] == author
+    if path.startswith("/malformed/json-ld"):
+        assert row["published"].startswith("2026-03-04")
+    else:
+        assert row["canonical_url"] is None
+
+
+@pytest.mark.parametrize(("maker", "author", "published"), [
+    (pages.unreadable_urls_page, "Ada Lovelace", None),
+    (lambda: pages.json_ld_page("surrogates"), "Ada \ufffd Lovelace", "2026-03-04"),
+    (lambda: pages.json_ld_page("deep"), None, "2026-03-04"),
+])
+def test_hostile_urls_and_json_ld_extract_with_metadata(maker, author, published) -> None:
+    result = extract(maker(), "http://127.0.0.1:1/page", trace=True)
+    assert "Text " in result.content_text
+    assert (result.author, result.published and result.published[:10]) == (author, published)
+    assert not [step for step in result.trace or [] if step.get("error")]
+    for value in vars(result).values():  # nothing an encoder cannot write
+        str(value).encode("utf-8")
+
+
 @pytest.fixture(scope="module")
 def heavy_crawl(hostile_server, tmp_path_factory) -> CrawlResult:
     """A crawl of the pages that are slow to parse (one element with 150,000 attributes, an
@@ -369,6 +414,56 @@ def test_sitemap_urls_are_queued_a_batch_at_a_time(settings, spider_args, stored
         assert len(paths) == 8 and "/ok/1" in paths
         assert result.stats["sitemaps/urls"] + result.stats["sitemaps/urls_not_requested"] == 40
     assert "Traceback" not in result.log
+
+
+def test_one_of_two_pages_refreshing_to_each_other_is_stored(full_crawl, hostile_server) -> None:
+    paths = set(stored_paths(full_crawl, hostile_server))
+    assert len(paths & {"/refresh/loop-a", "/refresh/loop-b"}) == 1
+
+
+@pytest.fixture(scope="module")
+def hostile_sitemaps_crawl(tmp_path_factory) -> tuple[CrawlResult, HostileServer]:
+    """A crawl of the sitemaps that hurt their parser (entities, broken XML), and nothing else."""
+    server = HostileServer().start()
+    server.sitemap_paths = ["/sitemaps/entities.xml", "/sitemaps/broken.xml"]
+    try:
+        result = run_crawl(f"{server.base}/ok/1", tmp_path_factory.mktemp("sitemaps"),
+                           spider_args={"render": "never", "follow_links": "false"},
+                           settings=FAST)
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    return result, server
+
+
+def test_sitemap_entities_are_never_expanded_and_cost_no_url(hostile_sitemaps_crawl) -> None:
+    result, server = hostile_sitemaps_crawl
+    paths = set(stored_paths(result, server))
+    assert {"/ok/1", "/ok/after-entities", "/ok/before-break"} <= paths
+    assert result.stats["sitemaps/doctype_removed"] == 1
+    assert "declares a document type (entities); it was removed" in result.log
+    assert not [h.path for h in server.hits() if "lol" in h.path or "root:" in h.path]
+    assert "Traceback" not in result.log
+
+
+def test_sitemap_entries_after_broken_xml_are_counted(hostile_sitemaps_crawl) -> None:
+    result, server = hostile_sitemaps_crawl
+    assert result.stats["sitemaps/entries_unreadable"] == 2
+    assert "/broken.xml: 2 of its <loc> entries could not be read (broken XML)" in result.log
+    assert "/ok/before-break" in set(stored_paths(result, server))
+
+
+def test_start_urls_answered_with_no_page_fail_the_crawl(hostile_server, tmp_path) -> None:
+    """A start URL that answers, but with a redirect loop, a redirect to no web URL, a binary
+    or an empty body gives nothing to crawl: exit code 6, as an HTTP error would, not 0."""
+    starts = ["/redirect/loop/a", "/redirect/nowhere/file", "/binary/pdf", "/empty"]
+    result = run_crawl(",".join(hostile_server.base + s for s in starts), tmp_path,
+                       spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
+    assert result.returncode == 6, result.log[-3000:]
+    assert result.stats["finish_reason"] == "start_failed"
+    for start in starts:
+        assert f"Start URL {hostile_server.base}{start} gave no page" in result.log
+    assert result.rows("url") == []
 
 
 def test_long_canonical_url_is_not_stored(full_crawl, hostile_server) -> None:
@@ -494,6 +589,7 @@ def test_extraction_time_limit_stores_the_page_without_content(hostile_server, t
             for r in result.rows("url, content_text, raw_html, extraction_error")}
     assert result.stats["extraction/timeout"] >= 1
     assert "took longer than EXTRACTION_TIMEOUT (1 s)" in result.log
+    assert "never retrieved" not in result.log  # the given-up call's end is collected
     assert rows["/malformed/long-line"]["content_text"] == ""  # stored, not lost
     assert rows["/malformed/long-line"]["raw_html"]
     assert rows["/malformed/long-line"]["extraction_error"] == "timeout"

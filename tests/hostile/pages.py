@@ -153,6 +153,50 @@ def deep_block_page(depth: int = 10_000) -> str:
             + f"<p>Text after the deep block. {FILLER}</p></article></main></body></html>")
 
 
+def unreadable_urls_page() -> str:
+    """An article whose links, canonical link and og:image cannot be read as URLs (an unclosed
+    IPv6 bracket), one of them alone in a block as a share button is."""
+    bad = "http://[::1"
+    head = (f'<link rel="canonical" href="{bad}"><meta property="og:image" content="{bad}/i.png">'
+            '<meta name="author" content="Ada Lovelace">')
+    page = article("Unreadable URLs", [f"Text around unreadable links. {FILLER}",
+                                       f"More text. {FILLER}"], head=head, links=[bad])
+    return page.replace("</p>", f' <a href="{bad}/x">a link</a></p><div><a href="{bad}/s">'
+                                "Share</a></div>", 1)
+
+
+def json_ld_page(kind: str) -> str:
+    """An article with a hostile JSON-LD block beside a good one: ``surrogates`` (lone UTF-16
+    surrogates escaped in its strings, which no encoder can write) or ``deep`` (arrays nested
+    100,000 deep, past the JSON decoder's recursion limit)."""
+    hostile = {"surrogates": '{"@type": "Article", "headline": "Lone \\ud800 surrogate",'
+                             ' "author": {"@type": "Person", "name": "Ada \\udfff Lovelace"}}',
+               "deep": "[" * 100_000 + "]" * 100_000}[kind]
+    good = ('{"@type": "WebPage", "publisher": {"@type": "Organization", "name": "Hostile"},'
+            ' "datePublished": "2026-03-04"}')
+    head = (f'<script type="application/ld+json">{hostile}</script>'
+            f'<script type="application/ld+json">{good}</script>')
+    return article(f"JSON-LD {kind}", [f"Text beside hostile JSON-LD. {FILLER}"], head=head)
+
+
+def hostile_sitemap(kind: str, origin: str) -> str:
+    """A urlset that hurts its parser: ``entities`` declares an entity-expansion bomb and an
+    external entity reading a local file, used in its first entry, before an ordinary entry;
+    ``broken`` breaks its XML after the first of three entries."""
+    head = '<?xml version="1.0" encoding="UTF-8"?>'
+    urlset = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+    if kind == "entities":
+        bomb = '<!ENTITY lol "lol">' + "".join(
+            f'<!ENTITY lol{i} "{f"&lol{i - 1};" if i > 1 else "&lol;" * 10}'
+            f'{f"&lol{i - 1};" * 9 if i > 1 else ""}">' for i in range(1, 10))
+        doctype = f'<!DOCTYPE urlset [{bomb}<!ENTITY file SYSTEM "file:///etc/passwd">]>'
+        return (f"{head}{doctype}{urlset}<url><loc>{origin}/ok/entity-&lol9;-&file;</loc></url>"
+                f"<url><loc>{origin}/ok/after-entities</loc></url></urlset>")
+    return (f"{head}{urlset}<url><loc>{origin}/ok/before-break</loc></url><url><loc "
+            f"<<</url><url><loc>{origin}/ok/after-break-1</loc></url>"
+            f"<url><loc>{origin}/ok/after-break-2</loc></url></urlset>")
+
+
 def long_line_page(size: int = 5 * 1024 * 1024) -> bytes:
     """A page of about ``size`` bytes with no line break at all."""
     head = b"<html><head><title>Long line</title></head><body><article><h1>Long line</h1><p>"

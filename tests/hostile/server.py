@@ -188,7 +188,10 @@ class HostileHandler(BaseHTTPRequestHandler):
 
     def sitemaps(self, rest: str, query: dict, count: int) -> None:
         """``deep/<name>.xml``: an index linking one new index with a random name, forever;
-        ``wide.xml``: an index of 30 indexes with random names; each of those lists one page."""
+        ``wide.xml``: an index of 30 indexes with random names; each of those lists one page;
+        ``entities.xml``: a urlset declaring an entity-expansion bomb and an external entity
+        (a local file) used in its first ``<loc>``, then a page; ``broken.xml``: a urlset whose
+        XML breaks after its first entry, then lists two pages more."""
         def index(locs: list[str]) -> str:
             entries = "".join(f"<sitemap><loc>{self.origin}{loc}</loc></sitemap>" for loc in locs)
             return ('<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.'
@@ -197,6 +200,8 @@ class HostileHandler(BaseHTTPRequestHandler):
             body = index([f"/sitemaps/deep/{os.urandom(6).hex()}.xml"])
         elif rest == "wide.xml":
             body = index([f"/sitemaps/wide/{os.urandom(6).hex()}.xml" for _ in range(30)])
+        elif rest in ("entities.xml", "broken.xml"):
+            body = pages.hostile_sitemap(rest.removesuffix(".xml"), self.origin)
         else:
             body = ('<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org'
                     f'/schemas/sitemap/0.9"><url><loc>{self.origin}/ok/1</loc></url></urlset>')
@@ -253,13 +258,22 @@ class HostileHandler(BaseHTTPRequestHandler):
                  "integer": "2130706434", "mapped": "[::ffff:127.0.0.2]"}
         self.redirect(f"http://{hosts[target]}:{port}/ok/escaped-{target}")
 
+    def redirect_nowhere(self, rest: str, query: dict, count: int) -> None:
+        """A redirect whose Location is no web URL: another scheme, an unclosed IPv6 bracket,
+        a port out of range."""
+        self.redirect(NOWHERE_TARGETS[rest])
+
     def redirect_long(self, rest: str, query: dict, count: int) -> None:
         """A redirect to a URL of about 3,000 characters."""
         self.redirect(f"/ok/long-{'y' * 3000}")
 
     def refresh(self, rest: str, query: dict, count: int) -> None:
-        """A page whose meta refresh points at ``javascript:`` or ``mailto:``."""
-        target = {"javascript": "javascript:alert(1)", "mailto": "mailto:team@example.org"}[rest]
+        """A page whose meta refresh points at ``javascript:``, ``mailto:``, no readable URL
+        (``unreadable``), or at the other of two pages refreshing to each other (``loop-a``,
+        ``loop-b``)."""
+        target = {"javascript": "javascript:alert(1)", "mailto": "mailto:team@example.org",
+                  "unreadable": "http://[::1", "loop-a": "/refresh/loop-b",
+                  "loop-b": "/refresh/loop-a"}[rest]
         head = f'<meta http-equiv="refresh" content="0; url={target}">'
         self.send(200, pages.article(f"Refresh to {rest}", [f"Refresh page {rest}. "
                                                            + pages.FILLER], head=head))
@@ -482,11 +496,15 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.send(200, body, content_type)
 
     def malformed(self, rest: str, query: dict, count: int) -> None:
-        """Unclosed tags, deep tables, a 5 MB single line, NUL bytes."""
+        """Unclosed tags, deep tables, a 5 MB single line, NUL bytes, links that are no URLs,
+        hostile JSON-LD."""
         makers: dict[str, Callable[[], str | bytes]] = {
             "unclosed": pages.unclosed_tags_page, "tables": pages.nested_tables_page,
             "long-line": pages.long_line_page, "nulls": pages.null_bytes_page,
-            "attributes": pages.many_attributes_page, "deep": pages.deep_block_page}
+            "attributes": pages.many_attributes_page, "deep": pages.deep_block_page,
+            "unreadable-urls": pages.unreadable_urls_page,
+            "json-ld-surrogates": lambda: pages.json_ld_page("surrogates"),
+            "json-ld-deep": lambda: pages.json_ld_page("deep")}
         self.send(200, makers[rest]())
 
     def xss(self, rest: str, query: dict, count: int) -> None:
@@ -539,6 +557,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/redirect/offhost", HostileHandler.redirect_offhost),
     ("/redirect/escape/", HostileHandler.redirect_escape),
     ("/redirect/long", HostileHandler.redirect_long),
+    ("/redirect/nowhere/", HostileHandler.redirect_nowhere),
     ("/refresh/", HostileHandler.refresh),
     ("/canonical/long", HostileHandler.canonical),
     ("/spellings", HostileHandler.spellings),
@@ -573,6 +592,13 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/group/", HostileHandler.group),
 ]
 
+#: Redirect targets that are no web URL, by name.
+NOWHERE_TARGETS: dict[str, str] = {
+    "file": "file:///etc/passwd", "ftp": "ftp://127.0.0.1/pub/", "data": "data:text/html,<p>x",
+    "javascript": "javascript:alert(1)", "bracket": "http://[::1",
+    "port": "http://127.0.0.1:99999/",
+}
+
 #: Every case the index page links, so one crawl from ``/`` meets them all.
 INDEX_LINKS: list[str] = [
     *(f"/ok/{n}" for n in range(1, 6)),
@@ -585,6 +611,9 @@ INDEX_LINKS: list[str] = [
     "/status/503-retry-after-long", "/status/503-then-ok",
     "/status/503-text-then-ok", "/status/500-json-then-ok", "/status/429-empty-then-ok",
     "/redirect/escape/localhost/", "/redirect/long", "/refresh/javascript", "/refresh/mailto",
+    "/refresh/unreadable", "/refresh/loop-a", "/refresh/loop-b",
+    *(f"/redirect/nowhere/{kind}" for kind in ("file", "ftp", "data", "javascript", "bracket",
+                                                "port")),
     "/canonical/long", "/spellings", "/private/page", "/brotli/broken", "/brotli/ok", "/cookies/0",
     "/hang", "/drop", "/huge", "/huge/chunked",
     "/binary/pdf", "/binary/png", "/binary/zip", "/gzip/broken", "/gzip/truncated", "/gzip/ok",
@@ -593,6 +622,7 @@ INDEX_LINKS: list[str] = [
     "/charset/utf-8-as-latin-1",
     *(f"/charset/conflict/{c}" for c in pages.CONFLICTING_CHARSET_CASES),
     "/malformed/unclosed", "/malformed/tables", "/malformed/long-line", "/malformed/nulls",
+    "/malformed/unreadable-urls", "/malformed/json-ld-surrogates", "/malformed/json-ld-deep",
     "/xss/1",
     "/internal/links", *(f"/internal/redirect/{t}" for t in
                          ("metadata", "private", "localhost", "ipv6", "decimal")),
