@@ -177,6 +177,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "orphan-label": ("crawler.extraction.clean", "_labels_before", lambda *a, **k: []),
     "script-button": ("crawler.extraction.link_buttons", "_script_button", lambda *a, **k: False),
     "teaser-card": ("crawler.extraction.teaser_lists", "find_lone_cards", lambda *a, **k: []),
+    "tail-label": ("crawler.extraction", "trim_tail_labels", lambda *a, **k: 0),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""

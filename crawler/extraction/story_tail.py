@@ -18,7 +18,19 @@ page's own language. The rule reads structure only:
 - short lines without links after the story (a source line, a photo credit, a date) stay: they
   may be the story's own last words.
 
-The rule runs on article pages only (declared as an article, or dated: the page record's
+A second rule ("tail-label" in the trace, :func:`trim_tail_labels`) reads the short lines the
+first one leaves: the final run of blocks after the story's last prose block, each shorter than
+a paragraph (``label_max_chars``), that stand *outside the story's flow*: in another element
+than the one holding the story's paragraphs, or of another kind (a ``div`` or a heading after
+``p`` paragraphs). A share prompt whose buttons were stripped, a rating widget, a category
+line in a meta box, a "no comments yet" line, the name and role of an author box: each is a
+widget of its own, not a paragraph of the story. A short line in the story's flow (a source
+line, a credit, the author's last sentence, written as one more paragraph) and an entry of a
+list (a reference, a footnote) stop the run and stay, and so does all before them; images in the run are passed over and stay. A run of more
+than ``label_max_blocks`` lines is no set of labels but the story's own list of short lines (a
+list of findings, a live ticker's entries, a table of nutritional values) and stays whole.
+
+The rules run on article pages only (declared as an article, or dated: the page record's
 ``page_type``), never on containers chosen by a site or framework rule (documentation, forums):
 on a hub or a documentation page a closing list of links is an index, which is content.
 """
@@ -176,6 +188,65 @@ def trim_story_tail(container: etree._Element, t: Thresholds,
     return remove_blocks(doomed, container, trace, TAIL_RULE,
                          "after the story's last paragraph: lines of links and headings "
                          "heading nothing")
+
+
+TAIL_LABEL_RULE = "tail-label"
+"""The second rule's name in the trace."""
+
+_ENTRIES = frozenset({"li", "dd", "dt"})
+"""Entries of a list: after the story, a reference, a footnote or a list of facts, its own."""
+
+
+def _in_flow(block: TextBlock, parents: set[etree._Element], tags: set[str]) -> bool:
+    """Whether a block stands in the story's flow: a sibling of the story's paragraphs and of
+    their kind."""
+    return block.element.getparent() in parents and block.element.tag in tags
+
+
+def tail_labels(blocks: list[TextBlock], t: Thresholds) -> list[TextBlock]:
+    """The final run of short blocks outside the story's flow after its last prose block (read
+    from the end back; a block in the flow, a long block, an entry of a list, a table or code
+    stops the run; an image is passed over and stays). A run of more than ``label_max_blocks`` lines is the
+    story's own list of short lines and none of it is returned."""
+    prose = [b for b in blocks if is_prose(b, t)]
+    parents = {b.element.getparent() for b in prose}
+    tags = {b.element.tag for b in prose}
+    end = max(i for i, block in enumerate(blocks) if is_prose(block, t))
+    run: list[TextBlock] = []
+    for block in reversed(blocks[end + 1:]):
+        if block.opaque:
+            if block.chars:
+                break
+            continue
+        if block.chars > t.label_max_chars or block.element.tag in _ENTRIES \
+                or _in_flow(block, parents, tags):
+            break
+        run.append(block)
+        if len(run) > t.label_max_blocks:
+            return []  # a list of short lines (facts, a ticker, a table of values): the story's
+    run.reverse()
+    return run
+
+
+def trim_tail_labels(container: etree._Element, t: Thresholds,
+                     trace: list[dict[str, Any]] | None = None,
+                     blocks: list[TextBlock] | None = None) -> int:
+    """Remove the final run of short lines outside the story's flow after its last paragraph
+    (see :func:`tail_labels`); return how many blocks went (``blocks``: the container's
+    ``text_blocks`` as it stands, when the caller has them)."""
+    if blocks is None:
+        blocks = text_blocks(container)
+    if not holds_story(container, t, blocks):
+        return 0
+    doomed = tail_labels(blocks, t)
+    if not doomed:
+        return 0
+    story = sum(b.prose for b in blocks if is_prose(b, t))
+    if sum(b.chars for b in doomed) > t.tail_max_share * story:
+        return 0
+    return remove_blocks(doomed, container, trace, TAIL_LABEL_RULE,
+                         "after the story's last paragraph: short lines outside the story's "
+                         "flow (another element or another kind than its paragraphs)")
 
 
 def site_host(url: str) -> str:

@@ -490,6 +490,18 @@ class Thresholds:
     """A block after the story with more than this share of its text in links is a teaser or
     tag line (the link-density limit of a candidate)."""
 
+    label_max_chars: int = 100
+    """A block after the story's last paragraph, outside the story's flow, is a label line (a
+    share or rating prompt, a category line, an author box's name and role) when it holds at
+    most this many characters: shorter than a paragraph (``tail_prose_min_chars``). Structural;
+    the lines it takes on the snippet corpus's development folds held 7 to 70."""
+    label_max_blocks: int = 3
+    """... and the final run of such lines holds at most this many blocks: a longer run is the
+    story's own list of short lines (a list of findings, a live ticker's entries, nutritional
+    values), which stays whole. Set on the snippet corpus's development folds, where the runs of
+    labels held 1 to 3 lines and the four runs of the story's own lines wrongly taken without
+    this limit held 5 or more."""
+
     # --- asides inside the story (cleaning) --------------------------------------------------
     aside_max_chars: int = 200
     """A line of links inside the story is an aside (a "read also" line, a linked headline of
