@@ -95,3 +95,15 @@ def test_only_article_pages() -> None:
     result = extract(html, "https://news.example/hafen")
     assert "Schluss der Meldung" in result.content_text
     assert "Mehr zum Thema" in result.content_text and "Teil 2" in result.content_text
+
+
+@pytest.mark.parametrize("text, limit", [
+    ("", 5), ("abc", 5), ("a b c d e", 5), ("abcdef", 5), ("a  b\n\tc", 2),
+    (" " * 40 + "abcdef", 5),  # the characters after a blank prefix still count
+    ("x" * 30, 5), (" " * 100 + "x" * 6, 5), ("\xa0".join("word" for _ in range(300)), 250),
+    ("w " * 251, 250), ("w " * 250, 250), ("w" + " " * 5000 + "w" * 250, 250),
+])
+def test_more_chars_than_counts_like_non_space_chars(text: str, limit: int) -> None:
+    from crawler.extraction.story_tail import more_chars_than, non_space_chars
+
+    assert more_chars_than(text, limit) is (non_space_chars(text) > limit)

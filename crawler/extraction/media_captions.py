@@ -23,8 +23,8 @@ from typing import Any
 
 from lxml import etree
 
-from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
-                                              text_blocks)
+from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, more_chars_than,
+                                              non_space_chars, text_blocks)
 from crawler.extraction.thresholds import Thresholds
 
 CAPTION_RULE = "media-caption"
@@ -59,7 +59,7 @@ def _caption_box(media: etree._Element, container: etree._Element,
     for anc in media.iterancestors():
         if anc is container:
             break
-        if non_space_chars(anc.text_content()) > t.caption_max_chars \
+        if more_chars_than(anc.text_content(), t.caption_max_chars) \
                 or _media_count(anc) > t.caption_max_media:
             break
         box = anc
@@ -89,8 +89,8 @@ def _beside_prose(box: etree._Element, blocks: list[TextBlock], t: Thresholds) -
     """Whether a picture's box sits in the story's flow: the text block right before it or
     right after it is a paragraph of prose (a feature tile of a landing page sits among other
     tiles)."""
-    inside = [i for i, b in enumerate(blocks) if b.element is box
-              or any(a is box for a in b.element.iterancestors())]
+    held = set(box.iter())  # the box and what lies inside it
+    inside = [i for i, b in enumerate(blocks) if b.element in held]
     if not inside:
         return False
     before = blocks[inside[0] - 1] if inside[0] > 0 else None

@@ -84,6 +84,18 @@ def non_space_chars(text: str | None) -> int:
     return len("".join(text.split())) if text else 0
 
 
+def more_chars_than(text: str, limit: int) -> bool:
+    """Whether ``non_space_chars(text) > limit``, settled on a prefix of the text when it can
+    be: a caption's or a card's limit is tested against whole articles' text, and counting a
+    prefix is enough to tell that they are far over it."""
+    if len(text) <= limit:
+        return False
+    prefix = 4 * limit + 4
+    if non_space_chars(text[:prefix]) > limit:
+        return True
+    return len(text) > prefix and non_space_chars(text) > limit
+
+
 def text_blocks(container: etree._Element) -> list[TextBlock]:
     """The leaf blocks of the container in document order: elements holding no block, either
     block elements themselves or inline elements (a button link) standing beside blocks; code,

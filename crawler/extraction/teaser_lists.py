@@ -50,9 +50,9 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from crawler.extraction.candidates import children_by_shape
-from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
-                                           page_key, remove_block, same_site, site_host,
-                                           text_blocks)
+from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, more_chars_than,
+                                           non_space_chars, page_key, remove_block, same_site,
+                                           site_host, text_blocks)
 from crawler.extraction.thresholds import Thresholds
 from crawler.extraction.vocabulary import HEADING_TAGS
 
@@ -142,8 +142,26 @@ def _headline_link(item: etree._Element, links: _SiteLinks) -> bool:
 
 def _is_card(item: etree._Element, links: _SiteLinks) -> bool:
     """A short element holding a headline link to another of the site's pages."""
-    chars = non_space_chars(item.text_content())
-    return 0 < chars <= links.t.teaser_card_max_chars and _headline_link(item, links)
+    text = item.text_content()
+    return not more_chars_than(text, links.t.teaser_card_max_chars) \
+        and non_space_chars(text) > 0 and _headline_link(item, links)
+
+
+def _cards_reach(members: list[etree._Element], links: _SiteLinks, needed: float) -> bool:
+    """Whether at least ``needed`` of the members are cards (:func:`_is_card`), read in order
+    until the answer is known: most rows of like items (menus, lists) are settled by their
+    first few non-cards."""
+    cards = 0
+    left = len(members)
+    for member in members:
+        left -= 1
+        if _is_card(member, links):
+            cards += 1
+            if cards >= needed:
+                return True
+        elif cards + left < needed:
+            return False
+    return cards >= needed
 
 
 def find_teaser_rows(container: etree._Element, url: str, t: Thresholds,
@@ -160,8 +178,8 @@ def find_teaser_rows(container: etree._Element, url: str, t: Thresholds,
         for members in children_by_shape(parent).values():
             if len(members) < t.teaser_min_cards:
                 continue
-            cards = sum(1 for m in members if _is_card(m, links))
-            if cards < t.teaser_min_cards or cards < t.grid_linked_share * len(members):
+            if not _cards_reach(members, links,
+                                max(t.teaser_min_cards, t.grid_linked_share * len(members))):
                 continue
             held = sum(non_space_chars(m.text_content()) for m in members)
             if held >= t.teaser_row_share * non_space_chars(parent.text_content()):
@@ -195,7 +213,7 @@ def find_lone_cards(container: etree._Element, url: str, t: Thresholds,
             continue
         box = None
         for anc in (wrapper if wrapper is not None else heading).iterancestors():
-            if anc is container or non_space_chars(anc.text_content()) > t.teaser_card_max_chars \
+            if anc is container or more_chars_than(anc.text_content(), t.teaser_card_max_chars) \
                     or sum(1 for _ in anc.iter(*_CARD_HEADINGS)) > 1:
                 break
             box = anc
@@ -226,6 +244,8 @@ def _row_title(row: etree._Element, container: etree._Element,
 
 def _inside(block: TextBlock, doomed: set[etree._Element]) -> bool:
     """Whether a block is, or sits inside, one of the doomed elements."""
+    if not doomed:
+        return False
     return block.element in doomed or any(anc in doomed for anc in block.element.iterancestors())
 
 
@@ -252,6 +272,8 @@ def _in_flow(rows: list[etree._Element], titles: dict[etree._Element, etree._Ele
     """The rows that may go: those after the story's last paragraph outside the rows, and those
     before it that sit in a box of their own (a list standing between the story's paragraphs
     is the story's own)."""
+    if not rows:
+        return []
     last = _story_end(blocks, set(rows), titles, t)
     kept = []
     for row in rows:
@@ -269,6 +291,8 @@ def _after_story(cards: list[etree._Element], rows: list[etree._Element],
     """The lone cards that stand after the story's last paragraph outside rows and cards (boxed
     linked headlines between the story's paragraphs are entries of a list the story is made
     of, as a round-up's products)."""
+    if not cards:
+        return []
     last = _story_end(blocks, set(rows) | set(cards), titles, t)
     firsts = {card: _first_block(blocks, card) for card in cards}
     return [card for card in cards if firsts[card] is not None and firsts[card] > last]
