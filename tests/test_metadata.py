@@ -184,3 +184,22 @@ def test_malformed_pages_never_raise(html: str) -> None:
         assert extract_metadata(None, "https://x.example/") == Metadata()
     else:
         assert isinstance(extract_metadata(tree, "https://x.example/"), Metadata)
+
+
+@pytest.mark.parametrize("block, expected", [
+    ("<div class='brand'><a href='/'>Acme  News</a></div>", "Acme News"),
+    ("<div class='brand'>" + "<a href='/x'>Section name</a>" * 10 + "</div>", ""),  # a menu
+    # a button inside: its text is not read, so lxml's count cannot settle it
+    ("<div class='brand'><button>" + "Open the menu " * 10 + "</button>Acme</div>", "Acme"),
+    ("<div class='brand'><script>var x = 1;</script>Acme</div>", "Acme"),
+])
+def test_brand_text_is_the_visible_text_or_nothing_when_too_long(block: str, expected: str) -> None:
+    import lxml.html
+
+    from crawler.extraction.metadata import _brand_text
+    from crawler.extraction.structured import element_text
+
+    el = lxml.html.fromstring(block)
+    assert _brand_text(el) == expected
+    if expected:
+        assert _brand_text(el) == element_text(el)

@@ -168,3 +168,13 @@ def test_render_is_fast_on_a_long_article() -> None:
     started = time.perf_counter()
     render_content(element, BASE)
     assert time.perf_counter() - started < 0.5
+
+
+@pytest.mark.parametrize("text", [
+    "plain words", "two  spaces", "line\nbreak", "tab\there", "no\xa0break", "zero\u200bwidth",
+    " lead and trail ", "", "é ü 中文 text", "form\x0cfeed", "\n\n  \t", "ok\u2028sep",
+])
+def test_collapsed_text_is_the_white_space_regex(text: str) -> None:
+    from crawler.extraction.output import _WS, _collapsed
+
+    assert _collapsed(text) == _WS.sub(" ", text)

@@ -16,9 +16,9 @@ from lxml.html import HtmlElement
 from crawler.extraction.date_cues import may_hold_date
 from crawler.extraction.frameworks import RuleSet, load_rules
 from crawler.extraction.month_names import MonthNames
-from crawler.extraction.story_tail import join_url
+from crawler.extraction.story_tail import join_url, more_chars_than
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
-from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS
+from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS, STRUCTURED_SKIPPED_TAGS
 
 logger = logging.getLogger(__name__)
 
@@ -130,6 +130,17 @@ BRAND_MAX_CHARS = 60
 """A logo's text or alt longer than this is not a name (a tagline, a whole header)."""
 
 
+def _brand_text(el: HtmlElement) -> str:
+    """The visible text of a logo or brand block, or an empty string when it is certainly
+    longer than a name: a header named after the brand may hold the whole menu, and lxml's own
+    text of a block without skipped elements (scripts, buttons) has the same characters
+    besides white space, counted without walking it in Python."""
+    if next(el.iter(*STRUCTURED_SKIPPED_TAGS), None) is None \
+            and more_chars_than(el.text_content(), BRAND_MAX_CHARS):
+        return ""
+    return element_text(el)
+
+
 def _brand_names(tree: HtmlElement) -> list[str]:
     """Names the site shows as its logo or brand: the text and image alt of logo/brand blocks."""
     names: list[str] = []
@@ -137,7 +148,7 @@ def _brand_names(tree: HtmlElement) -> list[str]:
         hint = f"{el.get('class') or ''} {el.get('id') or ''}"
         if not _BRAND.search(hint):
             continue
-        values = [element_text(el)] + [img.get("alt") or "" for img in el.iter("img")]
+        values = [_brand_text(el)] + [img.get("alt") or "" for img in el.iter("img")]
         if el.tag == "img":
             values.append(el.get("alt") or "")
         for value in values:

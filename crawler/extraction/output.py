@@ -214,6 +214,16 @@ def _single_spaced(text: str) -> str:
     return text
 
 
+def _collapsed(text: str) -> str:
+    """Text with each run of white space (``_WS``) as one space. Text that is all printable
+    characters without two spaces in a row, a third of the text between tags, holds no such
+    run (every character of ``_WS`` but the space is unprintable) and is returned as it is
+    without a regex pass."""
+    if text.isprintable() and "  " not in text:
+        return text
+    return _WS.sub(" ", text)
+
+
 def _flush(buf: list[str], out: list[str], line_break: str) -> None:
     """Turn pending inline pieces into one paragraph block (``line_break`` joins its lines)."""
     if buf:
@@ -248,7 +258,7 @@ class _Renderer:
         md_buf: list[str] = []
         tx_buf: list[str] = []
         if el.text:
-            text = _WS.sub(" ", el.text)
+            text = _collapsed(el.text)
             md_buf.append(_escape(text))
             tx_buf.append(text)
         for child in el:
@@ -268,7 +278,7 @@ class _Renderer:
                     tx_buf.append(tx_piece)
             tail = child.tail
             if tail:
-                text = _WS.sub(" ", tail)
+                text = _collapsed(tail)
                 md_buf.append(_escape(text))
                 tx_buf.append(text)
         if md_buf:
@@ -465,7 +475,7 @@ class _Renderer:
         md_parts: list[str] = []
         tx_parts: list[str] = []
         if el.text:
-            text = _WS.sub(" ", el.text)
+            text = _collapsed(el.text)
             md_parts.append(_escape(text))
             tx_parts.append(text)
         for child in el:
@@ -482,7 +492,7 @@ class _Renderer:
                     md_parts.append(md_piece)
                     tx_parts.append(tx_piece)
             if child.tail:
-                text = _WS.sub(" ", child.tail)
+                text = _collapsed(child.tail)
                 md_parts.append(_escape(text))
                 tx_parts.append(text)
         return md_parts, tx_parts
