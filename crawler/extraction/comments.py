@@ -109,8 +109,10 @@ def _prose_outside(body: etree._Element, sections: list[etree._Element], t: Thre
         if para in inside:
             continue
         chars = _chars(para)
+        if chars < t.comment_min_prose_chars:
+            continue  # too short to be prose: its links need not be read
         linked = sum(_chars(a) for a in para.iter("a"))
-        if chars >= t.comment_min_prose_chars and linked < t.comment_prose_max_link_share * chars:
+        if linked < t.comment_prose_max_link_share * chars:
             total += chars
     return total
 
@@ -181,8 +183,22 @@ def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
         if el in out or any(anc in chosen for anc in el.iterancestors()):
             continue
         out.append(el)
-    order = {el: i for i, el in enumerate(out[0].getroottree().iter())} if out else {}
-    return sorted(out, key=lambda el: order.get(el, 0))
+    if len(out) < 2:
+        return out
+    return sorted(out, key=_document_position)
+
+
+def _document_position(el: etree._Element) -> list[int]:
+    """Where an element stands in document order, for sorting elements of which none holds
+    another: the index of it and of each of its ancestors among their siblings, root first
+    (cheaper than numbering every element of the page for a few)."""
+    path = []
+    child = el
+    for parent in el.iterancestors():
+        path.append(parent.index(child))
+        child = parent
+    path.reverse()
+    return path
 
 
 def _nonspace(text: str) -> int:

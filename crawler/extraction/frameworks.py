@@ -530,21 +530,28 @@ class SelectorSet:
         # in the attribute ([class*="ad-"], [id^="google_ads"]): one regex search rules out most
         # elements. None when some selector only tests that the attribute exists.
         self.attr_values: dict[str, re.Pattern[str] | None] = {}
+        # The tags an attribute's selectors all name (``link[href*=...]``, ``script[src*=...]``):
+        # an element of another tag (every ``a`` with an href) is passed over before the value
+        # is searched. None when one of them names no tag.
+        self.attr_tags: dict[str, frozenset[str] | None] = {}
         for name, selectors in self.by["@"].items():
             values = [sel.attrs[0][2] if sel.attrs[0][1] else None for sel in selectors]
             self.attr_values[name] = None if None in values else re.compile(
                 "|".join(re.escape(value) for value in values))
+            tags = [sel.tag for sel in selectors]
+            self.attr_tags[name] = None if None in tags or "*" in tags else frozenset(tags)
 
     def matches(self, root: etree._Element) -> list[tuple[etree._Element, str]]:
         """(element, selector) pairs for every match under root (root included), in tree order."""
         out: list[tuple[etree._Element, str]] = []
         by_tag, by_class, by_id, by_attr = (self.by[k] for k in ("t", ".", "#", "@"))
-        attr_values = self.attr_values
+        attr_values, attr_tags = self.attr_values, self.attr_tags
         any_tag = self.any_tag
         empty: frozenset[str] = frozenset()
         class_keys = by_class.keys()
         for el in root.iter(etree.Element):
-            pool = by_tag.get(el.tag) or []
+            tag = el.tag
+            pool = by_tag.get(tag) or []
             if any_tag:
                 pool = pool + any_tag
             names: list[str] | tuple[()] = ()
@@ -564,6 +571,9 @@ class SelectorSet:
                         named = by_id.get(value)
                     hit = by_attr.get(name)
                     if hit:
+                        tags = attr_tags[name]
+                        if tags is not None and tag not in tags:
+                            continue
                         values = attr_values[name]
                         if values is None or values.search(value):
                             by_value = hit if by_value is None else by_value + hit
