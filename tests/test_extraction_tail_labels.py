@@ -10,21 +10,9 @@ import pytest
 
 from crawler.extraction import extract
 from tests.kept_and_removed import assert_kept_and_removed
+from tests.test_extraction_story_tail import LAST, STORY, page
 
-STORY = "".join(
-    f"<p>Die Gemeinde hat am Montag den neuen Hafen eröffnet, nachdem die Arbeiten drei Wochen "
-    f"länger gedauert hatten als geplant; die ersten Boote legten vor Mittag an. Absatz {i}.</p>"
-    for i in range(4))
-LAST = ("<p>Der Bürgermeister dankte allen Beteiligten und kündigte an, dass der Markt am Kai ab "
-        "dem Frühjahr wieder jeden Samstag stattfinden soll. Schluss der Meldung.</p>")
-ARTICLE = "<meta property='og:type' content='article'>"
 URL = "https://news.example/hafen"
-
-
-def page(article: str, head: str = ARTICLE) -> str:
-    return (f"<html><head><title>Hafen eröffnet</title>{head}</head><body><header><a href='/'>Start"
-            f"</a></header><article><h1>Hafen eröffnet</h1>{article}</article><footer>Impressum"
-            f"</footer></body></html>")
 
 
 CASES = [
