@@ -25,6 +25,10 @@ ROBOTSTXT_OBEY = True
 # disallows its host; its request waits at most this many seconds and is retried this often.
 ROBOTSTXT_TIMEOUT = 10.0
 ROBOTSTXT_RETRY_TIMES = 1
+# Bytes of a robots.txt that are read (0: all). RFC 9309 lets a crawler stop at 500 KiB, as
+# Google does: a robots.txt of 200,000 rules (4.5 MB) took 10 s of CPU to parse on the reactor
+# thread and 0.15 s to check each request against; at 500 KiB, about a tenth of that.
+ROBOTSTXT_MAX_SIZE = 500 * 1024
 
 # Politeness: AutoThrottle adapts the delay to the server's latency.
 AUTOTHROTTLE_ENABLED = True

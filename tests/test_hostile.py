@@ -673,6 +673,25 @@ def test_unreadable_robots_txt_disallows_the_host(mode: str, tmp_path) -> None:
     assert seconds < 60
 
 
+def test_robots_txt_is_read_up_to_its_size_limit(tmp_path) -> None:
+    """1.5 MB of rules: the first 500 KiB are read (its Disallow: /private/ holds), the rest,
+    which would cost every request of the crawl its check, is not."""
+    server = HostileServer(robots="long").start()
+    try:
+        result = run_crawl(f"{server.base}/group/robots", tmp_path,
+                           spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["robotstxt/truncated"] == 1
+    assert f"robots.txt of 127.0.0.1:{server.port} is 1788" in result.log
+    assert "(ROBOTSTXT_MAX_SIZE, up to the last whole line) are read" in result.log
+    paths = set(stored_paths(result, server))
+    assert {"/group/robots", "/ok/past-limit", "/ok/1"} <= paths
+    assert not server.hits("/private/")
+    assert "robotstxt/unreadable" not in result.stats
+
+
 def test_sitemap_count_is_bounded(hostile_server, tmp_path) -> None:
     result = run_crawl(f"{hostile_server.base}/ok/1", tmp_path,
                        spider_args={"render": "never", "follow_links": "false"},

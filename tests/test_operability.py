@@ -122,6 +122,7 @@ BAD_SETTING_GROUPS: dict[str, dict[str, tuple[str, str]]] = {
         "RETRY_AFTER_MAX": ("soon", "must be a number of at least 0"),
         "TRAP_MAX_SEGMENT_REPEATS": ("2.5", "must be a whole number of at least 0"),
         "GC_YOUNG_THRESHOLD": ("-5", "must be a whole number of at least 0"),
+        "ROBOTSTXT_MAX_SIZE": ("-1", "must be a whole number of at least 0"),
     },
     "extraction": {"EXTRACTION_WORKERS": ("two", "must be a whole number")},
     "quality": {"QUALITY_GATE_MIN_SCORE": ("2", "must be a number from 0 to 1")},

@@ -13,6 +13,11 @@ the asyncio reactor, hands them to the first waiter only and lets the others thr
 
 The robots.txt request waits at most ``ROBOTSTXT_TIMEOUT`` seconds (10) and is retried at most
 ``ROBOTSTXT_RETRY_TIMES`` times (1), because every request to the host waits for it.
+
+Only the first ``ROBOTSTXT_MAX_SIZE`` bytes (500 KiB, the limit RFC 9309 allows and Google
+applies) of a robots.txt are read, up to the last whole line: the rules are parsed on the
+reactor thread and every request is checked against all of them, so a robots.txt of hundreds of
+thousands of rules would slow every request of the crawl (``robotstxt/truncated``).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
 
+from crawler.startup import read_number, read_or_refuse
+
 logger = logging.getLogger(__name__)
 
 #: What an unreadable robots.txt is taken to say.
@@ -42,26 +49,29 @@ UNREADABLE_STATUSES = frozenset({429}) | frozenset(range(500, 600))
 
 @dataclass(frozen=True)
 class RobotsConfig:
-    """How long and how often the robots.txt of a host is tried."""
+    """How long and how often the robots.txt of a host is tried, and how much of it is read."""
 
     timeout: float
     retry_times: int
+    max_size: int
 
     @classmethod
     def from_settings(cls, settings) -> RobotsConfig:  # noqa: ANN001 - Scrapy Settings
-        """Read ROBOTSTXT_TIMEOUT (never above DOWNLOAD_TIMEOUT) and ROBOTSTXT_RETRY_TIMES."""
+        """Read ROBOTSTXT_TIMEOUT (never above DOWNLOAD_TIMEOUT), ROBOTSTXT_RETRY_TIMES and
+        ROBOTSTXT_MAX_SIZE (SettingError when it is not a whole number of at least 0)."""
         timeout = settings.getfloat("ROBOTSTXT_TIMEOUT")
         download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT")
         return cls(timeout=min(timeout, download_timeout) if timeout > 0 else download_timeout,
-                   retry_times=max(0, settings.getint("ROBOTSTXT_RETRY_TIMES")))
+                   retry_times=max(0, settings.getint("ROBOTSTXT_RETRY_TIMES")),
+                   max_size=read_number(settings, "ROBOTSTXT_MAX_SIZE", whole=True, minimum=0))
 
 
 class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
     """RobotsTxtMiddleware whose failures disallow the host instead of allowing it."""
 
     def __init__(self, crawler: Crawler) -> None:
+        self.config = read_or_refuse(crawler, RobotsConfig.from_settings)
         super().__init__(crawler)
-        self.config = RobotsConfig.from_settings(crawler.settings)
 
     async def robot_parser(self, request: Request) -> RobotParser | None:
         """The rules of the request's host, fetching its robots.txt once (bounded in time and
@@ -95,6 +105,15 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
             return self._disallow_all(netloc, f"HTTP {response.status}")
         if "download_stopped" in response.flags or "dataloss" in response.flags:
             return self._disallow_all(netloc, "the body was cut short")
+        limit = self.config.max_size
+        if limit and len(response.body) > limit:
+            kept = response.body[:limit]
+            kept = kept[:kept.rfind(b"\n") + 1]  # a rule cut in two is no rule
+            self._stats.inc_value("robotstxt/truncated")
+            logger.warning("robots.txt of %s is %d bytes: only its first %d (ROBOTSTXT_MAX_SIZE, "
+                           "up to the last whole line) are read", netloc, len(response.body),
+                           len(kept))
+            response = response.replace(body=kept)
         return await super()._parse_robots(response, netloc, request)
 
     def _robots_error(self, exc: Exception, netloc: str) -> None:

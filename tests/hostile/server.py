@@ -160,14 +160,18 @@ class HostileHandler(BaseHTTPRequestHandler):
 
     def robots(self, rest: str, query: dict, count: int) -> None:
         """Allow everything but ``/private/`` and list the sitemap traps (``robots="allow"``);
-        or never answer (``"hang"``), answer 503 (``"error"``), or send 20 MB whose first
-        lines forbid ``/private/`` (``"huge"``)."""
+        or never answer (``"hang"``), answer 503 (``"error"``), send 20 MB whose first
+        lines forbid ``/private/`` (``"huge"``), or forbid ``/private/`` and then list 1.5 MB
+        of rules, the last of which forbids ``/ok/past-limit`` (``"long"``)."""
         rules = "User-agent: *\nDisallow: /private/\nAllow: /\n"
         mode = self.server.robots_mode
         if mode == "hang":
             self.server.stopping.wait(3600)
         elif mode == "error":
             self.send(503, "maintenance", "text/plain")
+        elif mode == "long":
+            many = "".join(f"Disallow: /never/{i}/*.php$\n" for i in range(60_000))
+            self.send(200, rules + many + "Disallow: /ok/past-limit\n", "text/plain")
         elif mode == "huge":
             self.send_response(200)
             self.send_header("Content-Type", "text/plain")
@@ -637,6 +641,8 @@ GROUPS: dict[str, list[str]] = {
     "internal": [f"/internal/redirect/{t}" for t in ("private", "localhost", "ipv6")],
     # Pages that are slow to parse: crawled on their own, away from the 50 MB bodies.
     "heavy": ["/malformed/attributes", "/malformed/deep"],
+    # What robots.txt forbids, early in it and past ROBOTSTXT_MAX_SIZE.
+    "robots": ["/private/page", "/ok/past-limit"],
     # Same-page redirects that end on other hosts: crawled with the guard turned off too.
     "escape": [f"/redirect/escape/{t}/" for t in
                ("localhost", "loopback2", "zero", "integer", "mapped")],
