@@ -183,7 +183,7 @@ def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
         if el in out or any(anc in chosen for anc in el.iterancestors()):
             continue
         out.append(el)
-    if len(out) < 2:
+    if len(out) <= 1:
         return out
     return sorted(out, key=_document_position)
 
