@@ -10,6 +10,16 @@ can accumulate (a script's leaks). The pages share one renderer process, which o
 of them and grows with every page it renders; after ``RENDER_CONTEXT_REUSE`` requests the pool
 waits for its pages to come back and closes them with their browser context, so chromium ends
 that renderer and the next request starts afresh in a new context.
+
+Because the pooled pages share one renderer, a page whose script never yields (``while(true){}``)
+stalls every page rendering beside it, and all of them reach the render's time limit together.
+A pooled render that times out therefore stops the script holding the renderer (the DevTools
+protocol's ``Runtime.terminateExecution``, sent through a session opened with the page, since a
+session opened on a busy page gets no answer), closes its page and is rendered again alone, in a
+browser context of its own (chromium gives each context its own renderer, so neither the pool
+nor the other renders alone wait for it; as many at once as the pool has pages). A page that
+times out even alone is the busy one: its script is stopped, its context closed, the request
+fails, counted (``render/script_terminated``) and logged once.
 """
 
 from __future__ import annotations
@@ -18,7 +28,8 @@ import asyncio
 import logging
 from typing import Any
 
-from playwright.async_api import Page
+from playwright.async_api import CDPSession, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
@@ -28,6 +39,28 @@ logger = logging.getLogger(__name__)
 
 #: The context scrapy-playwright uses when a request names none.
 DEFAULT_CONTEXT = "default"
+#: A render past its time limit: Playwright's own (navigation) or the pool's watchdog (a page
+#: method, such as the settle wait, on a renderer that no longer runs anything else).
+RENDER_TIMEOUTS = (PlaywrightTimeoutError, asyncio.TimeoutError)
+#: Seconds a DevTools command to stop a page's script may take (it answers in milliseconds).
+TERMINATE_WAIT_S = 5.0
+
+
+class RenderTimeout(Exception):
+    """A page kept the browser busy past the render's time limit even when rendered alone.
+
+    Not an ``OSError`` (as ``asyncio.TimeoutError`` is), which Scrapy's retry would send back
+    into the pool to stall the pages beside it again."""
+
+
+async def terminate_script(session: CDPSession | None) -> None:
+    """Stop the script running in the renderer behind ``session`` (a no-op when none runs)."""
+    if session is None:
+        return
+    try:
+        await asyncio.wait_for(session.send("Runtime.terminateExecution"), TERMINATE_WAIT_S)
+    except Exception as exc:  # the page or browser may be gone; closing the page follows
+        logger.debug("Stopping a page's script failed: %s", exc)
 
 
 class PagePool:
@@ -38,6 +71,8 @@ class PagePool:
         self.reuse = reuse
         self.idle: list[Page] = []
         self.uses: dict[Page, int] = {}
+        #: A DevTools session per open page, opened with it (a busy page answers no new one).
+        self.sessions: dict[Page, CDPSession] = {}
         self.slots = asyncio.Semaphore(size)
         #: Requests the current browser context may serve (0: no limit), how many it has
         #: served, and how many are being rendered now.
@@ -54,8 +89,13 @@ class PagePool:
             page = self.idle.pop()
             if not page.is_closed():
                 return page
-            self.uses.pop(page, None)
+            self.forget(page)
         return None
+
+    def forget(self, page: Page) -> None:
+        """Drop what the pool holds about a page it no longer uses."""
+        self.uses.pop(page, None)
+        self.sessions.pop(page, None)
 
     def worn_out(self, page: Page) -> bool:
         """Count a served request; whether the page has now served its share."""
@@ -86,6 +126,10 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self._start_lock = asyncio.Lock()
         self._started = False
         self._page_pool: PagePool | None = None
+        #: Seconds a pooled render may take in all (navigation and page methods).
+        self._render_deadline_s = 0.0
+        #: Timed-out renders rendered again alone at once, each in its own context (renderer).
+        self._alone_slots = asyncio.Semaphore(self.config.max_pages_per_context)
 
     async def _download_request(self, request: Request, spider: Spider | None = None
                                 ) -> Response:
@@ -106,16 +150,64 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         return await self._download_in_pool(self._page_pool, request, spider)
 
     def _make_pool(self) -> PagePool | None:
-        """The page pool the spider's render configuration asks for (None: a page a request)."""
+        """The page pool the spider's render configuration asks for (``page_reuse`` 1: each
+        page closed after its request); None for a spider without one (rendered as
+        scrapy-playwright does)."""
         config = getattr(self._crawler.spider, "render_config", None)
-        reuse = getattr(config, "page_reuse", 1)
-        if reuse <= 1:
+        if config is None:
             return None
-        return PagePool(self.config.max_pages_per_context, reuse,
-                        getattr(config, "context_reuse", 0))
+        # the navigation's limit, then the settle wait after it, each of which a busy renderer
+        # would stretch without end
+        self._render_deadline_s = (config.timeout_ms + config.settle_max_ms) / 1000
+        return PagePool(self.config.max_pages_per_context, config.page_reuse,
+                        config.context_reuse)
 
     async def _download_in_pool(self, pool: PagePool, request: Request,
                                 spider: Spider | None) -> Response:
+        """Render ``request`` in the pool; when that times out (the page, or one beside it,
+        kept the shared renderer busy), render it again alone."""
+        try:
+            return await self._render_pooled(pool, request, spider)
+        except RENDER_TIMEOUTS as exc:
+            self.stats.inc_value("render/timeout_rendered_alone")
+            logger.info("Rendering %s timed out (%s): rendering it again alone", request.url,
+                        type(exc).__name__)
+        return await self._render_alone(request, spider)
+
+    async def _render_alone(self, request: Request, spider: Spider | None) -> Response:
+        """Render ``request`` in a browser context of its own (and so a renderer of its own),
+        closed afterwards; a page that times out even here has its script stopped and fails
+        with :class:`RenderTimeout`."""
+        meta = request.meta
+        async with self._alone_slots:
+            await self._maybe_launch_browser()
+            context = await self.browser.new_context()
+            try:
+                page = await context.new_page()
+                session = await context.new_cdp_session(page)
+                meta["playwright_page"] = page
+                meta["playwright_include_page"] = True
+                try:
+                    return await asyncio.wait_for(super()._download_request(request, spider),
+                                                  self._render_deadline_s)
+                except RENDER_TIMEOUTS as exc:
+                    await terminate_script(session)
+                    self.stats.inc_value("render/script_terminated")
+                    logger.warning("Stopped the scripts of %s: rendered alone, the page kept "
+                                   "the browser busy past the render's time limit (%.1f s)",
+                                   request.url, self._render_deadline_s)
+                    raise RenderTimeout(f"the page's scripts kept the browser busy past "
+                                        f"{self._render_deadline_s:.1f} s") from exc
+            finally:
+                meta.pop("playwright_page", None)
+                meta.pop("playwright_include_page", None)
+                try:
+                    await context.close()
+                except Exception as exc:  # the browser may be gone; the context with it
+                    logger.debug("Closing a browser context failed: %s", exc)
+
+    async def _render_pooled(self, pool: PagePool, request: Request,
+                             spider: Spider | None) -> Response:
         """Render ``request`` in a waiting page (or a new one), then put the page back, or close
         it when it has served its share or the request failed (its state is then unknown)."""
         meta = request.meta
@@ -128,9 +220,16 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 page = pool.take_idle()
                 if page is None:
                     page = await self._create_page(request, spider or self._crawler.spider)
+                    pool.sessions[page] = await page.context.new_cdp_session(page)
                 meta["playwright_page"] = page
                 meta["playwright_include_page"] = True
-                response = await super()._download_request(request, spider)
+                try:
+                    response = await asyncio.wait_for(super()._download_request(request, spider),
+                                                      self._render_deadline_s)
+                except RENDER_TIMEOUTS:
+                    # the renderer's pages share one script thread: free it for the others
+                    await terminate_script(pool.sessions.get(page))
+                    raise
                 succeeded = True
                 return response
             finally:
@@ -150,6 +249,7 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         renderer they shared); the next request opens a new context. Lets waiting requests on."""
         pool.idle.clear()
         pool.uses.clear()
+        pool.sessions.clear()
         wrapper = self.context_wrappers.pop(DEFAULT_CONTEXT, None)
         try:
             if wrapper is not None:
@@ -164,14 +264,14 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
     async def _give_back(self, pool: PagePool, page: Any, *, keep: bool) -> None:
         """Return ``page`` to the pool, or close it."""
         if not isinstance(page, Page) or page.is_closed():
-            pool.uses.pop(page, None)
+            pool.forget(page)
             return
         if keep and not pool.worn_out(page):
             pool.idle.append(page)
             return
-        pool.uses.pop(page, None)
+        pool.forget(page)
         try:
-            await page.close()
+            await page.close(run_before_unload=False)
         except Exception as exc:  # the browser may be gone; the page is then gone with it
             logger.debug("Closing a rendered page failed: %s", exc)
         self.stats.inc_value("playwright/page_count/closed")

@@ -239,6 +239,9 @@ CHROMIUM_PATH = (os.environ.get("CRAWLER_CHROMIUM_PATH")
 RENDER_WAIT_UNTIL = "load"
 RENDER_SETTLE_QUIET_MS = 150
 RENDER_SETTLE_MAX_MS = 1500
+# A render past RENDER_TIMEOUT_MS (navigation) or RENDER_TIMEOUT_MS + RENDER_SETTLE_MAX_MS (in all)
+# has the script holding the shared renderer stopped and is rendered again alone; a page that
+# times out alone too fails (README, "Rendering").
 RENDER_TIMEOUT_MS = 30000
 # Requests one browser page serves before it is closed and a new one opened (1: a new page for
 # every request). Opening a page costs chromium about as much CPU as rendering one (README,

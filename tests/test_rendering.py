@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from crawler.rendering import (BLOCKED_RESOURCE_TYPES, RenderConfig, find_browse
                                javascript_signals, launch_options, looks_like_js_shell,
                                should_abort_request)
 from crawler.startup import SettingError
-from tests.conftest import SITES_DIR, project_settings
+from tests.conftest import SITES_DIR, project_settings, run_crawl
 
 PROSE = "<p>" + "Plain server-rendered prose that a reader sees without JavaScript. " * 8 + "</p>"
 
@@ -195,3 +196,64 @@ def test_render_config_reads_page_and_context_reuse(overrides: dict[str, str],
     config = RenderConfig.from_settings(settings)
     assert (config.page_reuse, config.context_reuse) == (page_reuse, context_reuse)
     assert config.wait_until == "load"  # the other settings keep their defaults
+
+
+APP_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>
+<body><div id="root"></div>
+<script>
+  const article = document.createElement("article");
+  for (const n of [1, 2, 3]) {{
+    const p = document.createElement("p");
+    p.textContent = "Paragraph " + n + " of {title}, written by a script after the page loads, "
+      + "so only a browser sees it: the marker {marker}.";
+    article.appendChild(p);
+  }}
+  document.getElementById("root").appendChild(article);
+</script></body></html>"""
+BUSY_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Busy</title></head>
+<body><div id="root"></div><p>Text before a script that never yields.</p>
+<script>{script}</script></body></html>"""
+MARKERS = {"one": "amber kestrel", "two": "cobalt heron", "three": "saffron otter"}
+
+
+@pytest.mark.parametrize(("busy_script", "browser"), [
+    ("while (true) {}", None),  # the browser the crawl chooses (the headless shell)
+    # busy again every time it is stopped; Debian's chromium
+    ("setInterval(() => { while (true) {} }, 10);", "chromium"),
+])
+def test_busy_script_does_not_cost_the_pages_rendered_beside_it(
+        busy_script: str, browser: str | None, serve_site, tmp_path: Path,
+        chromium_path: str) -> None:
+    """A page whose script never yields stalls the renderer its pages share: the pages beside
+    it are rendered again alone and stored; the busy one has its script stopped and fails."""
+    site = tmp_path / "site"
+    site.mkdir()
+    links = "".join(f'<li><a href="/{name}.html">{name}</a></li>'
+                    for name in ["busy", *MARKERS])
+    (site / "index.html").write_text(
+        f"<!DOCTYPE html><html><head><title>Home</title></head><body><ul>{links}</ul></body>"
+        "</html>")
+    (site / "busy.html").write_text(BUSY_PAGE.format(script=busy_script))
+    for name, marker in MARKERS.items():
+        (site / f"{name}.html").write_text(APP_PAGE.format(title=f"Page {name}", marker=marker))
+    server = serve_site(site)
+    result = run_crawl(server.url("/"), tmp_path / "crawl",
+                       spider_args={"render": "always", "sitemaps": "false"},
+                       settings={"RENDER_TIMEOUT_MS": 2000, "RENDER_SETTLE_MAX_MS": 500,
+                                 "QUALITY_GATE_MIN_SCORE": 0,
+                                 **({"CHROMIUM_PATH": browser} if browser else {})})
+    assert result.returncode == 0, result.log[-3000:]
+    by_path = {url.removeprefix(server.origin): item
+               for url, item in zip(result.urls(), result.items)}
+    for name, marker in MARKERS.items():  # what must stay: the pages beside the busy one
+        assert marker in by_path[f"/{name}.html"]["content_text"], result.log[-3000:]
+        assert by_path[f"/{name}.html"]["rendered"] is True
+    assert "/" in by_path
+    assert f"starting the browser {shutil.which(browser) if browser else chromium_path}" in (
+        result.log)
+    assert "/busy.html" not in by_path  # what must go: the busy page, stopped and counted
+    assert result.stats["render/script_terminated"] == 1
+    assert result.stats["errors/RenderTimeout"] == 1
+    assert result.log.count("Stopped the scripts of") == 1
