@@ -34,8 +34,9 @@ from typing import Any
 from lxml import etree
 
 from crawler.extraction.clean import SCRIPT_LINK
+from crawler.extraction.addresses import site_host
 from crawler.extraction.story_tail import (TextBlock, is_prose, non_space_chars, remove_block,
-                                           site_host, text_blocks)
+                                           text_blocks)
 from crawler.extraction.thresholds import Thresholds
 
 BUTTON_RULE = "link-button"

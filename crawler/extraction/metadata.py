@@ -16,7 +16,8 @@ from lxml.html import HtmlElement
 from crawler.extraction.date_cues import may_hold_date
 from crawler.extraction.frameworks import RuleSet, load_rules
 from crawler.extraction.month_names import MonthNames
-from crawler.extraction.story_tail import join_url, more_chars_than
+from crawler.extraction.addresses import join_url
+from crawler.extraction.story_tail import more_chars_than
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
 from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS, STRUCTURED_SKIPPED_TAGS
 

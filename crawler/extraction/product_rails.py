@@ -27,7 +27,8 @@ from lxml import etree
 
 from crawler.extraction.candidates import children_by_shape
 from crawler.extraction.clean import _remove as remove_keeping_tail
-from crawler.extraction.story_tail import non_space_chars, page_key
+from crawler.extraction.addresses import page_key
+from crawler.extraction.story_tail import non_space_chars
 from crawler.extraction.thresholds import Thresholds
 
 RAIL_RULE = "product-rail"

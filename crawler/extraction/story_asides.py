@@ -31,9 +31,9 @@ from typing import Any
 
 from lxml import etree
 
-from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, join_url,
-                                           non_space_chars, remove_blocks, same_site,
-                                           site_host, text_blocks, under_heading)
+from crawler.extraction.addresses import join_url, same_site, site_host
+from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
+                                           remove_blocks, text_blocks, under_heading)
 from crawler.extraction.thresholds import Thresholds
 
 ASIDE_RULE = "story-aside"

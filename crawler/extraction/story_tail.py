@@ -39,7 +39,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 
@@ -220,10 +219,10 @@ def tail_labels(blocks: list[TextBlock], t: Thresholds) -> list[TextBlock]:
     from the end back; a block in the flow, a long block, an entry of a list, a table or code
     stops the run; an image is passed over and stays). A run of more than ``label_max_blocks`` lines is the
     story's own list of short lines and none of it is returned."""
-    prose = [b for b in blocks if is_prose(b, t)]
-    parents = {b.element.getparent() for b in prose}
-    tags = {b.element.tag for b in prose}
-    end = max(i for i, block in enumerate(blocks) if is_prose(block, t))
+    prose_at = [i for i, block in enumerate(blocks) if is_prose(block, t)]
+    parents = {blocks[i].element.getparent() for i in prose_at}
+    tags = {blocks[i].element.tag for i in prose_at}
+    end = prose_at[-1]
     run: list[TextBlock] = []
     for block in reversed(blocks[end + 1:]):
         if block.opaque:
@@ -259,40 +258,6 @@ def trim_tail_labels(container: etree._Element, t: Thresholds,
     return remove_blocks(doomed, container, trace, TAIL_LABEL_RULE,
                          "after the story's last paragraph: short lines outside the story's "
                          "flow (another element or another kind than its paragraphs)")
-
-
-def site_host(url: str) -> str:
-    """A URL's host without a leading ``www.`` (empty when it has none, as a relative link, or
-    when it cannot be read, as ``http://[::1`` on a hostile page)."""
-    try:
-        host = (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return ""
-    return host[4:] if host.startswith("www.") else host
-
-
-def join_url(base: str, href: str) -> str | None:
-    """``href`` made absolute against ``base``; None when it cannot be read as a URL (an
-    unclosed IPv6 bracket, a bad port): one such link must not cost the page its content."""
-    try:
-        return urljoin(base, href.strip())
-    except ValueError:
-        return None
-
-
-def same_site(host: str, other: str) -> bool:
-    """Whether two hosts are one site (the same, or one a subdomain of the other)."""
-    return bool(host) and (host == other or host.endswith("." + other)
-                           or other.endswith("." + host))
-
-
-def page_key(href: str, base: str) -> str:
-    """A link target without its fragment, absolute (to tell the page itself from others); an
-    unreadable target is its own key."""
-    absolute = join_url(base, href)
-    if absolute is None:
-        return href.strip()
-    return urldefrag(absolute)[0].rstrip("/")
 
 
 def remove_blocks(doomed: list[TextBlock], container: etree._Element,

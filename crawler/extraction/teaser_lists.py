@@ -50,9 +50,9 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from crawler.extraction.candidates import children_by_shape
+from crawler.extraction.addresses import page_key, same_site, site_host
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, more_chars_than,
-                                           non_space_chars, page_key, remove_block, same_site,
-                                           site_host, text_blocks)
+                                           non_space_chars, remove_block, text_blocks)
 from crawler.extraction.thresholds import Thresholds
 from crawler.extraction.vocabulary import HEADING_TAGS
 
@@ -144,7 +144,7 @@ def _is_card(item: etree._Element, links: _SiteLinks) -> bool:
     """A short element holding a headline link to another of the site's pages."""
     text = item.text_content()
     return not more_chars_than(text, links.t.teaser_card_max_chars) \
-        and non_space_chars(text) > 0 and _headline_link(item, links)
+        and bool(text) and not text.isspace() and _headline_link(item, links)
 
 
 def _cards_reach(members: list[etree._Element], links: _SiteLinks, needed: float) -> bool:
