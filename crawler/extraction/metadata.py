@@ -751,6 +751,21 @@ def _page_type(tree: HtmlElement, url: str, sd: StructuredData, has_date: bool) 
     return kind
 
 
+LIST_TYPES = frozenset({"collectionpage", "searchresultspage", "itemlist"})
+"""schema.org types declaring a list of other pages (a category, search results, a rail)."""
+
+
+def _article_beside_list(types: set[str], og_type: str, has_date: bool) -> bool:
+    """Whether a page declaring a list is a dated article whose list is a rail beside it.
+
+    News pages declare their story (``NewsArticle``, ``og:type`` article) and, in the same
+    markup, the ``ItemList`` of the related stories around it; a category page declares the
+    list alone (its entries are ``itemListElement`` values, never read as the page's own nodes)
+    and an ``og:type`` of a website, even where its cards carry article microdata. A dated page
+    declaring itself an article both ways is the article, so the story rules read it."""
+    return has_date and og_type == "article" and bool(types & ARTICLE_TYPES)
+
+
 def _declared_page_type(tree: HtmlElement, url: str, sd: StructuredData, has_date: bool) -> str:
     """The page type from declared types, URL shape and generator hints."""
     types = {t.lower() for t in sd.types}
@@ -764,8 +779,8 @@ def _declared_page_type(tree: HtmlElement, url: str, sd: StructuredData, has_dat
         return "documentation"
     if path in ("", "/") or path.rstrip("/").count("/") == 0 and path.endswith(("index.html", "index.php")):
         return "homepage"
-    if types & {"collectionpage", "searchresultspage", "itemlist"}:
-        return "listing"
+    if types & LIST_TYPES:
+        return "article" if _article_beside_list(types, og_type, has_date) else "listing"
     if types & ARTICLE_TYPES or og_type == "article":
         return "article"
     if _FORUM_PATH.search(path):
@@ -803,4 +818,6 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
     md.description = _description(tree, sd)
     md.image = join_url(url, sd.image) if sd.image else None
     md.page_type = _page_type(tree, url, sd, bool(md.published))
+    if md.page_type == "article" and LIST_TYPES & {t.lower() for t in sd.types}:
+        md.sources["page_type"] = "a dated article declared beside a list (its rail)"
     return md
