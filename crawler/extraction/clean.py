@@ -15,6 +15,7 @@ from crawler.extraction.frameworks import CleaningRules, Rule, css, selector_set
 from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
+from crawler.extraction.tree_text import text_content
 from crawler.extraction.vocabulary import HEADING_TAGS, STRIPPED_TAGS, is_hidden
 
 logger = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ _LINK_BLOCKS = frozenset({"ul", "ol", "div", "section", "p", "dl", "table", "spa
 
 def _describe(el: etree._Element, stats: Stats | None) -> dict[str, Any]:
     """A short, human-readable description of an element for the trace."""
-    text = " ".join((el.text_content() or "").split())[:80]
+    text = " ".join(text_content(el).split())[:80]
     return {"tag": el.tag, "class": (el.get("class") or "")[:80], "id": el.get("id") or "",
             "chars": stats.chars if stats else 0, "text": text}
 
@@ -52,7 +53,7 @@ def strip_non_content(root: etree._Element, cleaning: CleaningRules,
                       t: Thresholds = THRESHOLDS) -> int:
     """Drop scripts, styles, templates and other never-content elements from a tree; count them."""
     for el in root.iter("noscript"):
-        if len("".join((el.text_content() or "").split())) >= t.noscript_content_chars:
+        if len("".join(text_content(el).split())) >= t.noscript_content_chars:
             el.tag = "div"
             el.set("data-was", "noscript")
     _mark_controlled_panels(root, t)
@@ -109,8 +110,8 @@ def _swallowed_page(el: etree._Element) -> bool:
 
 def _mostly_links(el: etree._Element, t: Thresholds) -> bool:
     """Whether an element's text is mostly link text (a menu), or it has no text."""
-    total = len("".join(el.text_content().split()))
-    linked = sum(len("".join(a.text_content().split())) for a in el.iter("a"))
+    total = len("".join(text_content(el).split()))
+    linked = sum(len("".join(text_content(a).split())) for a in el.iter("a"))
     return total == 0 or linked > t.chrome_link_share * total
 
 
@@ -611,7 +612,7 @@ def _labels_before(removed: set[etree._Element]) -> list[etree._Element]:
 
 def _has_text_or_media(el: etree._Element) -> bool:
     """Whether an element holds any text or a picture."""
-    return bool(_WORDS.search(el.text_content())) or next(el.iter(*MEDIA_TAGS), None) is not None
+    return bool(_WORDS.search(text_content(el))) or next(el.iter(*MEDIA_TAGS), None) is not None
 
 
 _LABEL_ENDS = (":", "?", "\uff1a", "\uff1f")
@@ -628,7 +629,7 @@ def _label_like(el: etree._Element, text: str) -> bool:
     if "bold" in (el.get("style") or "").replace(" ", "").lower():
         return True
     for inner in el.iter(*HEADING_TAGS, *_EMPHASIS):
-        if " ".join(inner.text_content().split()) == text:
+        if " ".join(text_content(inner).split()) == text:
             return True
     return False
 
@@ -644,7 +645,7 @@ def _drop_orphan_labels(labels: list[etree._Element], container: etree._Element,
     for label in labels:
         if label.getparent() is None or not contains(container, label) or label is container:
             continue
-        text = " ".join(label.text_content().split())
+        text = " ".join(text_content(label).split())
         if not text or len(text.replace(" ", "")) > t.orphan_label_max_chars:
             continue
         if next(label.iter("a"), None) is not None or next(label.iter(*MEDIA_TAGS), None) \
@@ -678,7 +679,7 @@ def _drop_code_chrome(container: etree._Element, trace: list[dict[str, Any]] | N
             if not isinstance(el.tag, str) or el is frame or contains(el, pre) \
                     or contains(pre, el) or el.tag in _PROSE_TAGS or el in doomed:
                 continue
-            text = " ".join(el.text_content().split())
+            text = " ".join(text_content(el).split())
             if not text or any(isinstance(c.tag, str) for c in el):
                 continue
             if _LINE_NUMBER_TEXT.fullmatch(text) or (
@@ -695,14 +696,14 @@ def _code_frame(pre: etree._Element, container: etree._Element,
     outside the <pre> stays short: the code block's frame, or None when the <pre> has none."""
     frame = None
     el = pre
-    code_chars = len("".join(pre.text_content().split()))
+    code_chars = len("".join(text_content(pre).split()))
     for _ in range(t.code_wrapper_depth):
         parent = el.getparent()
         if parent is None or parent is container:
             break
         if any(other is not pre for other in parent.iter("pre")):
             break  # a wrapper around several code blocks is a section, not one block's frame
-        outside = len("".join(parent.text_content().split())) - code_chars
+        outside = len("".join(text_content(parent).split())) - code_chars
         if outside > t.code_wrapper_max_outside:
             break
         frame = el = parent
@@ -731,7 +732,7 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
     for el in container.iter(*_LEAF_BLOCKS):
         if el in in_code or any(child.tag in _BLOCK_CHILDREN for child in el):
             continue
-        text = el.text_content()
+        text = text_content(el)
         if len(text) < t.min_repeat_chars:
             continue  # shorter still once its white space is collapsed
         text = " ".join(text.split())
@@ -775,7 +776,7 @@ def _same_shape_branches(first: etree._Element, other: etree._Element) -> bool:
         if branch is first:
             return True  # two paragraphs side by side: a story saying a thing twice
         # two cards of a grid sharing a line stay; two copies of a whole item do not
-        return " ".join(branch.text_content().split()) != " ".join(child.text_content().split())
+        return " ".join(text_content(branch).split()) != " ".join(text_content(child).split())
     return False
 
 
@@ -812,7 +813,7 @@ def _drop_repeated_in_cards(container: etree._Element, trace: list[dict[str, Any
     doomed = []
     for card in cards:
         if next(card.iter("a"), None) is not None \
-                and len(" ".join(card.text_content().split())) <= t.max_card_chars:
+                and len(" ".join(text_content(card).split())) <= t.max_card_chars:
             doomed += _repeated_lines(card, t)
     _remove_counted(doomed, trace, "a line each card of a grid prints twice (image link and "
                     "heading)")
@@ -825,7 +826,7 @@ def _repeated_lines(card: etree._Element, t: Thresholds) -> list[etree._Element]
         if el is card or any(isinstance(child.tag, str) and child.tag in _BLOCK_CHILDREN
                              for child in el):
             continue
-        text = " ".join(el.text_content().split())
+        text = " ".join(text_content(el).split())
         if len(text) >= t.min_card_line_chars:
             lines.setdefault(text, []).append(el)
     doomed = []
@@ -860,10 +861,10 @@ def _hidden_copy(el: etree._Element, container: etree._Element,
     st = stats.get(el)
     if st is None or st.chars <= t.generic_max_share * total:
         return False
-    hidden = Counter(_WORDS.findall(el.text_content().lower()))
+    hidden = Counter(_WORDS.findall(text_content(el).lower()))
     if not hidden:
         return False
-    rest = Counter(_WORDS.findall(container.text_content().lower())) - hidden
+    rest = Counter(_WORDS.findall(text_content(container).lower())) - hidden
     repeated = sum((hidden & rest).values())
     return repeated >= t.hidden_copy_share * sum(hidden.values())
 
@@ -899,7 +900,7 @@ def _emptied_heading(el: etree._Element) -> etree._Element | None:
     heading = next((a for a in el.iterancestors(*HEADING_TAGS)), None)
     if heading is None:
         return None
-    if not _WORDS.search(el.text_content()):
+    if not _WORDS.search(text_content(el)):
         return None
     rest = [heading.text or ""]
     for node in heading.iterdescendants():

@@ -29,6 +29,7 @@ from lxml import etree
 from crawler.extraction.frameworks import CleaningRules
 from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
+from crawler.extraction.tree_text import text_content
 
 _PARAGRAPH_TAGS = ("p", "blockquote", "pre", "li")
 """The blocks whose prose is the story's (read in one walk, in document order)."""
@@ -208,7 +209,7 @@ def _nonspace(text: str) -> int:
 
 def _chars(el: etree._Element) -> int:
     """Non-space characters of an element's text."""
-    return _nonspace(el.text_content() or "")
+    return _nonspace(text_content(el))
 
 
 def set_apart(sections: list[etree._Element]) -> etree._Element | None:

@@ -38,6 +38,7 @@ from crawler.extraction.addresses import site_host
 from crawler.extraction.story_tail import (TextBlock, is_prose, non_space_chars, remove_block,
                                            text_blocks)
 from crawler.extraction.thresholds import Thresholds
+from crawler.extraction.tree_text import text_content
 
 BUTTON_RULE = "link-button"
 """The rule's name in the trace."""
@@ -64,7 +65,7 @@ def _is_button(block: TextBlock, site: str, t: Thresholds) -> bool:
             return False
     if el.tag in _ENTRY_TAGS or any(a.tag in _ENTRY_TAGS for a in el.iterancestors()):
         return False
-    return len(_WORD.findall(el.text_content())) <= t.button_max_words
+    return len(_WORD.findall(text_content(el))) <= t.button_max_words
 
 
 _SCRIPT_SPANS = etree.XPath(f"descendant-or-self::*/@{SCRIPT_LINK}/..")
@@ -76,7 +77,7 @@ def _script_button(block: TextBlock) -> bool:
     page, like a call to action leading to one of the site's own."""
     spans = _SCRIPT_SPANS(block.element)
     return len(spans) == 1 and not block.link_chars \
-        and non_space_chars(spans[0].text_content()) == block.chars
+        and non_space_chars(text_content(spans[0])) == block.chars
 
 
 def _in_card(el: etree._Element, container: etree._Element, t: Thresholds) -> bool:
@@ -101,7 +102,7 @@ def _in_card(el: etree._Element, container: etree._Element, t: Thresholds) -> bo
 
 def _label(block: TextBlock) -> str:
     """A button's words, lower-cased (to find the same call to action on several cards)."""
-    return " ".join(_WORD.findall(block.element.text_content().lower()))
+    return " ".join(_WORD.findall(text_content(block.element).lower()))
 
 
 def drop_link_buttons(container: etree._Element, url: str, t: Thresholds,
@@ -142,5 +143,5 @@ def drop_link_buttons(container: etree._Element, url: str, t: Thresholds,
         trace.append({"step": "clean", "action": "removed", "rule": BUTTON_RULE,
                       "why": "blocks whose whole text is one short link (calls to action)",
                       "count": len(doomed),
-                      "text": [" ".join(b.element.text_content().split()) for b in doomed[:8]]})
+                      "text": [" ".join(text_content(b.element).split()) for b in doomed[:8]]})
     return len(doomed)

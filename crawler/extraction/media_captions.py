@@ -26,6 +26,7 @@ from lxml import etree
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, more_chars_than,
                                               non_space_chars, text_blocks)
 from crawler.extraction.thresholds import Thresholds
+from crawler.extraction.tree_text import text_content
 
 CAPTION_RULE = "media-caption"
 """The rule's name in the trace."""
@@ -59,16 +60,16 @@ def _caption_box(media: etree._Element, container: etree._Element,
     for anc in media.iterancestors():
         if anc is container:
             break
-        if more_chars_than(anc.text_content(), t.caption_max_chars) \
+        if more_chars_than(text_content(anc), t.caption_max_chars) \
                 or _media_count(anc) > t.caption_max_media:
             break
         box = anc
-    if box is None or not non_space_chars(box.text_content()):
+    if box is None or not non_space_chars(text_content(box)):
         return None
     if next(box.iter(*_STRUCTURES), None) is not None or _one_of_cards(box, t):
         return None
-    links = sum(non_space_chars(a.text_content()) for a in box.iter("a"))
-    if links > t.tail_link_share * non_space_chars(box.text_content()):
+    links = sum(non_space_chars(text_content(a)) for a in box.iter("a"))
+    if links > t.tail_link_share * non_space_chars(text_content(box)):
         return None
     return box
 
@@ -145,7 +146,7 @@ def drop_media_captions(container: etree._Element, t: Thresholds,
         box = _caption_box(media, container, t)
         if box is not None and _beside_prose(box, blocks, t):
             boxes.append(box)
-    texts = [" ".join(b.text_content().split())[:60] for b in boxes]
+    texts = [" ".join(text_content(b).split())[:60] for b in boxes]
     for box in boxes:
         _strip_text(box)
     if trace is not None and boxes:

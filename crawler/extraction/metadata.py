@@ -19,6 +19,7 @@ from crawler.extraction.month_names import MonthNames
 from crawler.extraction.addresses import join_url
 from crawler.extraction.story_tail import more_chars_than
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
+from crawler.extraction.tree_text import text_content
 from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS, STRUCTURED_SKIPPED_TAGS
 
 logger = logging.getLogger(__name__)
@@ -137,7 +138,7 @@ def _brand_text(el: HtmlElement) -> str:
     text of a block without skipped elements (scripts, buttons) has the same characters
     besides white space, counted without walking it in Python."""
     if next(el.iter(*STRUCTURED_SKIPPED_TAGS), None) is None \
-            and more_chars_than(el.text_content(), BRAND_MAX_CHARS):
+            and more_chars_than(text_content(el), BRAND_MAX_CHARS):
         return ""
     return element_text(el)
 
@@ -247,7 +248,7 @@ def _choose_title(tree: HtmlElement, sd: StructuredData, site_names: list[str]) 
 def _pick_title(tree: HtmlElement, sd: StructuredData, site_names: list[str]) -> tuple[str | None, str]:
     """The page title and its source: the main ``<h1>`` (checked against declared titles), else <title>."""
     title_el = tree.find(".//title")
-    raw_title = _clean(title_el.text_content()) if title_el is not None else None
+    raw_title = _clean(text_content(title_el)) if title_el is not None else None
     candidates = [(sd.headline, "headline"), (sd.og.get("title"), "og:title"),
                   (sd.twitter.get("title"), "twitter:title"), (raw_title, "title")]
     candidates = [(_clean(c), s) for c, s in candidates if _clean(c)]
@@ -745,7 +746,7 @@ def _page_type(tree: HtmlElement, url: str, sd: StructuredData, has_date: bool) 
     if kind in ("product", "documentation", "forum") or (kind == "article" and has_date):
         return kind
     body = tree.find("body")
-    text = (body if body is not None else tree).text_content()
+    text = text_content(body if body is not None else tree)
     if len(_PRICE.findall(text)) >= 8:
         return "collection"
     return kind

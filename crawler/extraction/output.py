@@ -11,6 +11,7 @@ import nh3
 from lxml import etree
 from lxml.html import HtmlElement
 
+from crawler.extraction.tree_text import text_content
 from crawler.extraction.vocabulary import (BLOCK_TAGS, DROPPED_TAGS,
                                            SANITIZER_DROPPED_TAGS, is_hidden)
 
@@ -444,7 +445,7 @@ class _Renderer:
             alt = _escape(_WS.sub(" ", el.get("alt") or "").strip().replace("[", "").replace("]", ""))
             return f"![{alt}]({_md_url(src)})", ""
         if tag in _INLINE_CODE:
-            code = _WS.sub(" ", el.text_content())
+            code = _WS.sub(" ", text_content(el))
             if not code.strip():
                 return code, code
             return _code_span(code), code

@@ -30,6 +30,7 @@ from crawler.extraction.clean import _remove as remove_keeping_tail
 from crawler.extraction.addresses import page_key
 from crawler.extraction.story_tail import non_space_chars
 from crawler.extraction.thresholds import Thresholds
+from crawler.extraction.tree_text import text_content
 
 RAIL_RULE = "product-rail"
 """The rule's name in the trace."""
@@ -41,7 +42,7 @@ _HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 def _linked_card(item: etree._Element, page: str, base: str, t: Thresholds) -> bool:
     """Whether an item is a card selling another page: text mostly inside links that lead
     away from this page."""
-    chars = non_space_chars(item.text_content())
+    chars = non_space_chars(text_content(item))
     if chars == 0:
         return False
     links = [a for a in ([item] if item.tag == "a" else []) + list(item.iter("a"))
@@ -50,7 +51,7 @@ def _linked_card(item: etree._Element, page: str, base: str, t: Thresholds) -> b
         return False
     if item.tag == "a":
         return True
-    linked = sum(non_space_chars(a.text_content()) for a in links
+    linked = sum(non_space_chars(text_content(a)) for a in links
                  if not any(anc in links for anc in a.iterancestors()))
     return linked >= t.rail_link_share * chars
 
@@ -81,8 +82,8 @@ def find_rails(container: etree._Element, url: str, t: Thresholds) -> list[list[
 def _whole_row(parent: etree._Element, members: list[etree._Element]) -> bool:
     """Whether the items are all of their parent's text: a row of cards, not links standing in
     a sentence or beside other blocks."""
-    cards = sum(non_space_chars(m.text_content()) for m in members)
-    return cards >= non_space_chars(parent.text_content())
+    cards = sum(non_space_chars(text_content(m)) for m in members)
+    return cards >= non_space_chars(text_content(parent))
 
 
 def drop_product_rails(container: etree._Element, url: str, t: Thresholds,
@@ -92,7 +93,7 @@ def drop_product_rails(container: etree._Element, url: str, t: Thresholds,
     rails = find_rails(container, url, t)
     if not rails:
         return 0
-    total = non_space_chars(container.text_content())
+    total = non_space_chars(text_content(container))
     doomed: list[etree._Element] = []
     for members in rails:
         row = members[0].getparent()
@@ -100,7 +101,7 @@ def drop_product_rails(container: etree._Element, url: str, t: Thresholds,
         if title is not None and isinstance(title.tag, str) and title.tag in _HEADINGS:
             doomed.append(title)
         doomed.append(row)
-    if sum(non_space_chars(el.text_content()) for el in doomed) > t.rail_max_share * total:
+    if sum(non_space_chars(text_content(el)) for el in doomed) > t.rail_max_share * total:
         if trace is not None:
             trace.append({"step": "clean", "action": "kept", "rule": RAIL_RULE,
                           "why": f"rails of linked cards would remove over "
@@ -114,5 +115,5 @@ def drop_product_rails(container: etree._Element, url: str, t: Thresholds,
         trace.append({"step": "clean", "action": "removed", "rule": RAIL_RULE,
                       "why": "rows of linked cards selling other pages on a product page",
                       "count": len(rails),
-                      "text": [" ".join(m[0].text_content().split())[:60] for m in rails[:5]]})
+                      "text": [" ".join(text_content(m[0]).split())[:60] for m in rails[:5]]})
     return len(rails)

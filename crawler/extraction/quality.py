@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
+from crawler.extraction.tree_text import text_content
 
 logger = logging.getLogger(__name__)
 
@@ -38,9 +39,9 @@ def measure(text: str, *, element: HtmlElement | None = None, page_html_length: 
     min_chars = thresholds.quality_paragraph_min_chars
     if element is not None and isinstance(element.tag, str):
         paragraphs = sum(1 for el in element.iter(*_BLOCKS)
-                         if len((el.text_content() or "").strip()) >= min_chars)
-        link_chars = sum(len(a.text_content() or "") for a in element.iter("a"))
-        all_chars = len(element.text_content() or "") or 1
+                         if len(text_content(el).strip()) >= min_chars)
+        link_chars = sum(len(text_content(a)) for a in element.iter("a"))
+        all_chars = len(text_content(element)) or 1
         link_density = min(1.0, link_chars / all_chars)
     else:
         paragraphs = sum(1 for block in text.split("\n") if len(block.strip()) >= min_chars)
@@ -61,7 +62,7 @@ def _coverage(words: int, element: HtmlElement | None) -> float | None:
     if root.tag != "html" or root is element:
         return None  # a detached fragment (another extractor's output): the page is not at hand
     body = root.find("body")
-    page_words = len((body if body is not None else root).text_content().split())
+    page_words = len(text_content(body if body is not None else root).split())
     if not page_words:
         return None
     return round(min(1.0, words / page_words), 4)

@@ -35,6 +35,7 @@ from crawler.extraction.addresses import join_url, same_site, site_host
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
                                            remove_blocks, text_blocks, under_heading)
 from crawler.extraction.thresholds import Thresholds
+from crawler.extraction.tree_text import text_content
 
 ASIDE_RULE = "story-aside"
 """The rule's name in the trace."""
@@ -94,7 +95,7 @@ def _boxed_headings(runs: list[list[TextBlock]], t: Thresholds) -> list[TextBloc
             if not lines:
                 continue
             box = _common_ancestor(block.element, lines[-1].element)
-            if box is not None and non_space_chars(box.text_content()) \
+            if box is not None and non_space_chars(text_content(box)) \
                     == block.chars + sum(b.chars for b in lines):
                 out.append(block)
     return out

@@ -28,6 +28,7 @@ from crawler.extraction.date_cues import shows_date
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, remove_blocks,
                                            text_blocks)
 from crawler.extraction.thresholds import Thresholds
+from crawler.extraction.tree_text import text_content
 
 HEAD_RULE = "story-head"
 """The rule's name in the trace."""
@@ -39,7 +40,7 @@ def _date_line(block: TextBlock, t: Thresholds) -> bool:
         return False
     el = block.element
     return el.tag == "time" or next(el.iter("time"), None) is not None \
-        or shows_date(el.text_content())
+        or shows_date(text_content(el))
 
 
 def drop_story_head(container: etree._Element, t: Thresholds,

@@ -44,6 +44,7 @@ from lxml import etree
 
 from crawler.extraction.clean import _remove as remove_keeping_tail
 from crawler.extraction.thresholds import Thresholds
+from crawler.extraction.tree_text import text_content
 
 TAIL_RULE = "story-tail"
 """The rule's name in the trace."""
@@ -124,19 +125,19 @@ def _collect_blocks(el: etree._Element, beside_blocks: bool, in_link: bool,
         if not isinstance(tag, str):
             continue
         if tag in _OPAQUE:
-            out.append(TextBlock(child, non_space_chars(child.text_content()), 0, False, True))
+            out.append(TextBlock(child, non_space_chars(text_content(child)), 0, False, True))
             continue
         holding = child in holds_block
         if holding or (tag not in _LEAVES and not beside_blocks):
             _collect_blocks(child, holding, in_link or tag == "a", holds_block, out)
             continue
-        chars = non_space_chars(child.text_content())
+        chars = non_space_chars(text_content(child))
         if not chars:
             continue
         if in_link:
             links = chars  # a card whose heading sits inside its link
         else:
-            links = sum(non_space_chars(a.text_content()) for a in child.iter("a"))
+            links = sum(non_space_chars(text_content(a)) for a in child.iter("a"))
         out.append(TextBlock(child, chars, min(links, chars), tag in _HEADINGS, False))
 
 
@@ -269,7 +270,7 @@ def remove_blocks(doomed: list[TextBlock], container: etree._Element,
     if trace is not None and doomed:
         trace.append({"step": "clean", "action": "removed", "rule": rule, "why": why,
                       "count": len(doomed),
-                      "text": [" ".join(b.element.text_content().split())[:60]
+                      "text": [" ".join(text_content(b.element).split())[:60]
                                for b in doomed[:5]]})
     return len(doomed)
 

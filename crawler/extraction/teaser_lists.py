@@ -54,6 +54,7 @@ from crawler.extraction.addresses import page_key, same_site, site_host
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, more_chars_than,
                                            non_space_chars, remove_block, text_blocks)
 from crawler.extraction.thresholds import Thresholds
+from crawler.extraction.tree_text import text_content
 from crawler.extraction.vocabulary import HEADING_TAGS
 
 TEASER_RULE = "teaser-list"
@@ -73,7 +74,7 @@ def _standalone(link: etree._Element, chars: int) -> bool:
     if any(isinstance(el.tag, str) and el.tag in _BLOCKS for el in link.iterdescendants()):
         return True
     parent = link.getparent()
-    return parent is not None and non_space_chars(parent.text_content()) == chars
+    return parent is not None and non_space_chars(text_content(parent)) == chars
 
 
 _CARD_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
@@ -133,7 +134,7 @@ def _headline_link(item: etree._Element, links: _SiteLinks) -> bool:
         href = (link.get("href") or "").strip()
         if not href or href.startswith(("#", "javascript:")) or not links.to_story(href):
             continue
-        text = link.text_content()
+        text = text_content(link)
         if len(_WORD.findall(text)) >= links.t.teaser_headline_words \
                 and _standalone(link, non_space_chars(text)):
             return True
@@ -142,7 +143,7 @@ def _headline_link(item: etree._Element, links: _SiteLinks) -> bool:
 
 def _is_card(item: etree._Element, links: _SiteLinks) -> bool:
     """A short element holding a headline link to another of the site's pages."""
-    text = item.text_content()
+    text = text_content(item)
     return not more_chars_than(text, links.t.teaser_card_max_chars) \
         and bool(text) and not text.isspace() and _headline_link(item, links)
 
@@ -181,8 +182,8 @@ def find_teaser_rows(container: etree._Element, url: str, t: Thresholds,
             if not _cards_reach(members, links,
                                 max(t.teaser_min_cards, t.grid_linked_share * len(members))):
                 continue
-            held = sum(non_space_chars(m.text_content()) for m in members)
-            if held >= t.teaser_row_share * non_space_chars(parent.text_content()):
+            held = sum(non_space_chars(text_content(m)) for m in members)
+            if held >= t.teaser_row_share * non_space_chars(text_content(parent)):
                 rows.append(parent)
                 break
     return rows
@@ -205,15 +206,15 @@ def find_lone_cards(container: etree._Element, url: str, t: Thresholds,
         link = wrapper
         if link is None:
             inside = list(heading.iter("a"))
-            if len(inside) != 1 or non_space_chars(inside[0].text_content()) \
-                    != non_space_chars(heading.text_content()):
+            if len(inside) != 1 or non_space_chars(text_content(inside[0])) \
+                    != non_space_chars(text_content(heading)):
                 continue
             link = inside[0]
         if not _headline_link(link, links):
             continue
         box = None
         for anc in (wrapper if wrapper is not None else heading).iterancestors():
-            if anc is container or more_chars_than(anc.text_content(), t.teaser_card_max_chars) \
+            if anc is container or more_chars_than(text_content(anc), t.teaser_card_max_chars) \
                     or sum(1 for _ in anc.iter(*_CARD_HEADINGS)) > 1:
                 break
             box = anc
@@ -237,7 +238,7 @@ def _row_title(row: etree._Element, container: etree._Element,
         if el is None or el is container:
             return None
     if next(before.iter("a"), None) is None \
-            and 0 < non_space_chars(before.text_content()) <= t.teaser_label_max_chars:
+            and 0 < non_space_chars(text_content(before)) <= t.teaser_label_max_chars:
         return before
     return None
 
@@ -255,15 +256,15 @@ def _boxed(row: etree._Element, title: etree._Element | None,
     text and no link), or its parent (below the container) holds nothing but the row and its
     title (a "read also" module), not the story's paragraphs."""
     if any(isinstance(child.tag, str) and next(child.iter("a"), None) is None
-           and non_space_chars(child.text_content()) for child in row):
+           and non_space_chars(text_content(child)) for child in row):
         return True
     parent = row.getparent()
     if parent is None or parent is container:
         return False
-    own = non_space_chars(row.text_content())
+    own = non_space_chars(text_content(row))
     if title is not None:
-        own += non_space_chars(title.text_content())
-    return non_space_chars(parent.text_content()) <= own
+        own += non_space_chars(text_content(title))
+    return non_space_chars(text_content(parent)) <= own
 
 
 def _in_flow(rows: list[etree._Element], titles: dict[etree._Element, etree._Element | None],
@@ -347,7 +348,7 @@ def drop_teaser_lists(container: etree._Element, url: str, t: Thresholds,
     gone = set(doomed)
     rest = [b for b in blocks if not _inside(b, gone)]
     story = sum(b.prose for b in rest if is_prose(b, t))
-    removed = sum(non_space_chars(el.text_content()) for el in rows)
+    removed = sum(non_space_chars(text_content(el)) for el in rows)
     if not holds_story(container, t, rest) or removed > t.teaser_max_share * story:
         if trace is not None:
             trace.append({"step": "clean", "action": "kept", "rule": TEASER_RULE,
@@ -362,5 +363,5 @@ def drop_teaser_lists(container: etree._Element, url: str, t: Thresholds,
                       "why": "rows of cards, each a linked headline of another of the site's "
                              "pages, and their titles",
                       "count": len(rows), "chars": removed, "story_chars": story,
-                      "text": [" ".join(el.text_content().split())[:60] for el in doomed[:5]]})
+                      "text": [" ".join(text_content(el).split())[:60] for el in doomed[:5]]})
     return len(rows)
