@@ -1,152 +1,217 @@
-"""Benchmark: what each stage of the container choice earns, by switching it off.
+"""Benchmark: what each stage of the container choice and each cleaning rule earns, switched off.
 
-Every page of both development corpora is extracted once with all stages on, recording which
-stages applied (the ``decisions`` of the trace). A stage that did not apply on a page cannot
-change it when switched off (stages act only through the choice they return), so each stage is
-then switched off (``extract(..., disabled_stages={stage})``) on exactly the pages where it
-applied. Printed per stage: on how many pages it applied, on how many the output text changed
-when it was off, and the F1 it adds (all on minus switched off; negative = it costs) on the body
-corpus per page type, and the snippet F1 it adds on the snippet corpus. Scored with the corpus
-scorer (``score_extraction.py`` beside the corpora).
+Every page of both development corpora is extracted once with everything on, recording on which
+pages each stage applied (the ``decisions`` of the trace) and each rule acted. A rule acted on a
+page when the function that applies it returned something other than what its switched-off
+replacement returns (``ABLATIONS`` of ``folds.py``), or changed the tree it was given; a stage or
+rule that did not act on a page cannot change it when switched off, so each is then switched off
+on exactly the pages where it acted, the other pages keep their first output.
 
-    python benchmarks/ablation.py [--jobs 2] [--limit N] [--json out.json] [--texts base.jsonl]
+Scored like ``folds.py`` (the corpus scorer beside the corpora, the same folds by site, the same
+reading of the corpus HTML), and printed as what each earns (everything on minus it switched
+off; negative = it costs): on the body corpus body F1 and pages below F1 0.5 on the held-out and
+the development folds and per page type, on the snippet corpus snippet F1 and leaked
+must-not-have snippets on the held-out and the development folds. A stage or rule pays its way
+when the held-out folds of both corpora gain (or hold) with it.
+
+    python benchmarks/ablation.py [--jobs 2] [--limit N] [--only NAME ...] [--json out.json]
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
-import importlib.util
+import functools
+import importlib
 import json
 import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-SHARED = ROOT.parent / "shared"
-CORPORA = {"body": SHARED / "corpora" / "extraction-dev",
-           "snippets": SHARED / "corpora" / "snippets-dev"}
-SCORER = SHARED / "tools" / "score_extraction.py"
+from benchmarks.folds import (ABLATIONS, BODY_CORPUS, SCORER, SNIPPET_CORPUS,  # noqa: E402
+                              Page, _read_html, corpus_pages, figures, load_scorer,
+                              scored_pages, switch_off)
+
+CORPORA = {"extraction-dev": BODY_CORPUS, "snippets-dev": SNIPPET_CORPUS}
+
+_ACTED: set[str] = set()
+"""The rules that acted on the page being extracted (one worker process extracts one page at a
+time; emptied before each page)."""
 
 
-def load_scorer(path: Path = SCORER) -> ModuleType:
-    """The corpus scorer, imported from its file (it is a standalone script)."""
-    spec = importlib.util.spec_from_file_location("score_extraction", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot import the scorer {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _tree_signature(value: Any) -> bytes | None:
+    """The serialised form of an lxml element (to see a rule change the tree it was given, even
+    by only moving elements)."""
+    from lxml import etree
+
+    if isinstance(value, etree._Element):
+        return etree.tostring(value)
+    return None
 
 
-def load_pages(corpus: str, limit: int | None) -> list[dict[str, Any]]:
-    """Ground-truth rows of a corpus, each with its corpus name."""
-    rows = []
-    with open(CORPORA[corpus] / "ground-truth.jsonl", encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                rows.append({**json.loads(line), "corpus": corpus})
-            if limit and len(rows) >= limit:
-                break
-    return rows
+def _recording(name: str, original: Callable[..., Any],
+               replacement: Callable[..., Any]) -> Callable[..., Any]:
+    """``original``, noting ``name`` in :data:`_ACTED` whenever the call could differ from the
+    switched-off replacement's: another result, or a change to the element it was given."""
+    @functools.wraps(original)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        before = _tree_signature(args[0]) if args else None
+        result = original(*args, **kwargs)
+        if result != replacement(*args, **kwargs) or (
+                before is not None and _tree_signature(args[0]) != before):
+            _ACTED.add(name)
+        return result
+    return wrapper
 
 
-def run_page(job: tuple[str, str, str, tuple[str, ...]]) -> tuple[str, str, list[str]]:
-    """(id, text, applied stages) of one page with the given stages switched off."""
+def _start_worker(record: bool, without: tuple[str, ...]) -> None:
+    """A worker either records which rules act (the run with everything on) or has some off."""
+    if record:
+        for name, (module_name, attribute, replacement) in ABLATIONS.items():
+            module = importlib.import_module(module_name)
+            setattr(module, attribute, _recording(name, getattr(module, attribute),
+                                                  replacement))
+    switch_off(without)
+
+
+def run_page(task: tuple[Page, frozenset[str]]) -> tuple[str, str, str, list[str]]:
+    """(corpus, id, text, stages and rules that acted) of one page, some stages switched off."""
     from crawler.extraction import extract
 
-    corpus, page_id, url, disabled = job
-    data = gzip.decompress((CORPORA[corpus] / "html" / f"{page_id}.html.gz").read_bytes())
+    page, disabled = task
+    _ACTED.clear()
     try:
-        result = extract(data, url, trace=True, disabled_stages=frozenset(disabled))
+        result = extract(_read_html(page), page.url, trace=True, disabled_stages=disabled)
     except Exception as exc:  # noqa: BLE001 - one bad page must not stop the run
-        print(f"{page_id}: {exc}", file=sys.stderr)
-        return page_id, "", []
-    applied = [d["stage"] for d in result.decisions or [] if d["applied"]]
-    return page_id, result.content_text, applied
+        print(f"{page.page_id}: {exc}", file=sys.stderr)
+        return page.corpus, page.page_id, "", []
+    acted = [d["stage"] for d in result.decisions or [] if d["applied"]] + sorted(_ACTED)
+    return page.corpus, page.page_id, result.content_text, acted
 
 
-def figures(scorer: ModuleType, rows: list[dict[str, Any]], texts: dict[str, str]
-            ) -> dict[str, float]:
-    """Body F1 per page type (body corpus) and snippet F1 (snippet corpus) of a set of texts."""
+def run(pages: list[Page], jobs: int, *, record: bool = False, without: tuple[str, ...] = (),
+        disabled: frozenset[str] = frozenset()) -> list[tuple[str, str, str, list[str]]]:
+    """Outputs of the pages in ``jobs`` worker processes."""
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                             initargs=(record, without)) as pool:
+        return list(pool.map(run_page, [(p, disabled) for p in pages], chunksize=2))
+
+
+def summary(scorer: Any, scored: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
+    """The figures an ablation is judged on, per corpus, fold group and (body) page type."""
     out: dict[str, float] = {}
-    by_type: dict[str, list[dict]] = defaultdict(list)
-    counts = []
-    for row in rows:
-        text = texts.get(row["id"], "")
-        if row["corpus"] == "body":
-            by_type[row["page_type"] or "?"].append(scorer.page_scores(row["body"], text))
-        else:
-            count = scorer.snippet_counts(row, text)
-            if count is not None:
-                counts.append(count)
-    for kind, scores in sorted(by_type.items()):
-        out[f"body/{kind}"] = scorer.aggregate(scores)["f1"]
-    if by_type:
-        out["body/ALL"] = scorer.aggregate([s for v in by_type.values() for s in v])["f1"]
-    if counts:
-        out["snippets/F1"] = scorer.snippet_aggregate(counts)["snippet_f1"]
+    for corpus, pages in scored.items():
+        groups = {"held": [p for p in pages if p["fold"] >= 2],
+                  "dev": [p for p in pages if p["fold"] < 2]}
+        if corpus == "extraction-dev":
+            for kind in sorted({p["page_type"] or "?" for p in pages}):
+                groups[kind] = [p for p in pages if (p["page_type"] or "?") == kind]
+        for label, group in groups.items():
+            m = figures(scorer, group)
+            if corpus == "extraction-dev":
+                out[f"body F1 {label}"] = m["f1"]
+                out[f"<0.5 {label}"] = m["below_half_n"]
+            else:
+                out[f"snip F1 {label}"] = m["snippet_f1"]
+                out[f"leaks {label}"] = m["snippet_fp"]
     return out
 
 
+def score(scorer: Any, pages: dict[str, list[Page]], texts: dict[tuple[str, str], str],
+          base: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Per-page scores of ``texts`` on both corpora; with ``base``, only the pages in ``texts``
+    are scored again and the others keep their base scores."""
+    scored = {}
+    for corpus, path in CORPORA.items():
+        folds_by_id = {p.page_id: p.fold for p in pages[corpus]
+                       if base is None or (str(path), p.page_id) in texts}
+        preds = {i: {"body": t} for (c, i), t in texts.items() if c == str(path)}
+        fresh = scored_pages(scorer, path, preds, folds_by_id)
+        if base is None:
+            scored[corpus] = fresh
+        else:
+            again = {p["id"]: p for p in fresh}
+            scored[corpus] = [again.get(p["id"], p) for p in base[corpus]]
+    return scored
+
+
+COLUMNS = ("body F1 held", "body F1 dev", "<0.5 held", "<0.5 dev",
+           "snip F1 held", "snip F1 dev", "leaks held", "leaks dev")
+"""The main table's columns (what each stage or rule earns); page types follow in a second."""
+
+
+def print_tables(base: dict[str, float], table: list[dict[str, Any]]) -> None:
+    """What each stage and rule earns: by fold group, then body F1 and pages <0.5 per type."""
+    print("everything on: " + ", ".join(f"{k} {base[k]:.4f}" if "F1" in k else f"{k} {base[k]:.0f}"
+                                        for k in COLUMNS))
+    print(f"{'stage / rule':<18}{'acted b/s':>11}{'changed':>9}"
+          + "".join(f"{c:>14}" for c in COLUMNS))
+    for row in table:
+        cells = [f"{row['adds'][c]:>+14.4f}" if "F1" in c else f"{-row['adds'][c]:>+14.0f}"
+                 for c in COLUMNS]
+        print(f"{row['name']:<18}{row['acted_body']:>5}/{row['acted_snippets']:<5}"
+              f"{row['changed']:>9}" + "".join(cells))
+    kinds = [k[len("body F1 "):] for k in base if k.startswith("body F1 ")
+             and k not in ("body F1 held", "body F1 dev")]
+    print("\nbody F1 earned per page type (pages below 0.5 it saves in brackets)")
+    print(f"{'stage / rule':<18}" + "".join(f"{k[:13]:>18}" for k in kinds))
+    for row in table:
+        print(f"{row['name']:<18}" + "".join(
+            f"{row['adds']['body F1 ' + k]:>+11.4f} ({-row['adds']['<0.5 ' + k]:+3.0f})"
+            for k in kinds))
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the baseline and one switched-off run per stage; print the ablation table."""
+    """Run everything on, then each stage and rule off where it acted; print what each earns."""
     from crawler.extraction.stages import STAGE_NAMES
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="first N pages of each corpus")
+    parser.add_argument("--only", nargs="*", default=None,
+                        choices=sorted(STAGE_NAMES + tuple(ABLATIONS)),
+                        help="ablate only these stages or rules")
     parser.add_argument("--json", default=None, help="write the table here")
-    parser.add_argument("--texts", default=None,
-                        help="write each page's text with all stages on here (JSON lines)")
     args = parser.parse_args(argv)
-    scorer = load_scorer()
-    rows = load_pages("body", args.limit) + load_pages("snippets", args.limit)
+    scorer = load_scorer(SCORER)
+    pages = {name: corpus_pages(path, name, 4, args.limit) for name, path in CORPORA.items()}
+    everything = [p for ps in pages.values() for p in ps]
+    by_key = {(p.corpus, p.page_id): p for p in everything}
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        jobs = [(r["corpus"], r["id"], r.get("url") or "", ()) for r in rows]
-        base: dict[str, str] = {}
-        applied: dict[str, list[str]] = defaultdict(list)
-        for page_id, text, stages in pool.map(run_page, jobs, chunksize=4):
-            base[page_id] = text
-            for stage in stages:
-                applied[stage].append(page_id)
-        base_figures = figures(scorer, rows, base)
-        if args.texts:
-            with open(args.texts, "w", encoding="utf-8") as out:
-                for page_id, text in base.items():
-                    out.write(json.dumps({"id": page_id, "text": text}, ensure_ascii=False) + "\n")
-        table = []
-        by_id = {r["id"]: r for r in rows}
-        for stage in STAGE_NAMES:
-            pages = applied.get(stage, [])
-            jobs = [(by_id[i]["corpus"], i, by_id[i].get("url") or "", (stage,)) for i in pages]
-            texts = dict(base)
-            changed = 0
-            for page_id, text, _ in pool.map(run_page, jobs, chunksize=2):
-                changed += text != base[page_id]
-                texts[page_id] = text
-            off = figures(scorer, rows, texts)
-            table.append({"stage": stage, "applied": len(pages), "changed": changed,
-                          "body_pages": sum(by_id[i]["corpus"] == "body" for i in pages),
-                          "snippet_pages": sum(by_id[i]["corpus"] == "snippets" for i in pages),
-                          "adds": {k: base_figures[k] - off.get(k, 0.0) for k in base_figures}})
-    elapsed = time.perf_counter() - started
-    keys = list(base_figures)
-    print(f"all stages on: " + ", ".join(f"{k} {v:.4f}" for k, v in base_figures.items()))
-    print(f"{'stage':<14}{'applied':>8}{'changed':>8}  " + "  ".join(f"{k:>18}" for k in keys))
-    for entry in table:
-        print(f"{entry['stage']:<14}{entry['applied']:>8}{entry['changed']:>8}  "
-              + "  ".join(f"{entry['adds'][k]:>+18.4f}" for k in keys))
-    print(f"({len(rows)} pages, {elapsed:.0f} s, {args.jobs} processes)")
+    texts: dict[tuple[str, str], str] = {}
+    acted: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for corpus, page_id, text, names in run(everything, args.jobs, record=True):
+        texts[(corpus, page_id)] = text
+        for name in names:
+            acted[name].append((corpus, page_id))
+    base_scored = score(scorer, pages, texts)
+    base = summary(scorer, base_scored)
+    table = []
+    for name in args.only or STAGE_NAMES + tuple(ABLATIONS):
+        keys = acted.get(name, [])
+        is_stage = name in STAGE_NAMES
+        outputs = run([by_key[k] for k in keys], args.jobs,
+                      without=() if is_stage else (name,),
+                      disabled=frozenset({name}) if is_stage else frozenset()) if keys else []
+        changed = {(c, i): t for c, i, t, _ in outputs if t != texts[(c, i)]}
+        off = summary(scorer, score(scorer, pages, changed, base_scored)) if changed else base
+        table.append({"name": name, "kind": "stage" if is_stage else "rule",
+                      "acted_body": sum(c == str(BODY_CORPUS) for c, _ in keys),
+                      "acted_snippets": sum(c == str(SNIPPET_CORPUS) for c, _ in keys),
+                      "changed": len(changed),
+                      "adds": {k: base[k] - off[k] for k in base}})
+        print(f"  {name}: acted on {len(keys)} pages, changed {len(changed)}, "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+    print_tables(base, table)
+    print(f"({len(everything)} pages, {time.perf_counter() - started:.0f} s, {args.jobs} processes;"
+          " '<0.5' and 'leaks' count pages / snippets saved: positive = it pays)")
     if args.json:
-        Path(args.json).write_text(json.dumps({"base": base_figures, "stages": table}, indent=1),
+        Path(args.json).write_text(json.dumps({"base": base, "table": table}, indent=1),
                                    encoding="utf-8")
     return 0
 
