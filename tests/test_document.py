@@ -1,0 +1,76 @@
+"""The parser's guard against elements with absurdly many attributes (``limit_attributes``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from crawler.extraction.document import MAX_ATTRIBUTES, _LONG_TAG, _ATTRIBUTE, limit_attributes, \
+    parse_html
+
+
+def _attrs(count: int, start: int = 0) -> str:
+    """``count`` attributes in the spellings pages use (bare, quoted, unquoted, spaced)."""
+    forms = (" a{}", ' a{}="v v"', " a{}=x", "  a{} = 'q'")
+    return "".join(forms[i % 4].format(i) for i in range(start, start + count))
+
+
+def _reference(text: str, limit: int) -> tuple[str, int]:
+    """The guard as one pattern substitution over the whole page (what it must equal)."""
+    cut = 0
+
+    def shorten(match):
+        nonlocal cut
+        attributes = _ATTRIBUTE.findall(match.group(2))
+        if len(attributes) <= limit:
+            return match.group(0)
+        cut += 1
+        return f"<{match.group(1)}{''.join(attributes[:limit])}>"
+
+    return _LONG_TAG.sub(shorten, text), cut
+
+
+LONG_TEXT = "words " * 1000
+#: (page, elements cut with the default limit).
+CASES = [
+    ("<p>plain page</p>", 0),
+    (f"<div{_attrs(MAX_ATTRIBUTES)}>at the limit</div>", 0),
+    (f"<div{_attrs(MAX_ATTRIBUTES + 1)}>one over</div><p>after</p>", 1),
+    (f"<p>{LONG_TEXT}</p><span{_attrs(3000)}>x</span><p>{LONG_TEXT}</p>", 1),
+    (f"<script>var s = '{LONG_TEXT}';</script><i{_attrs(1500)}/>tail<b{_attrs(2000)}>b</b>", 2),
+    (f"text before any tag {LONG_TEXT}<x-y{_attrs(1200)}>custom</x-y>", 1),
+    (f"<p>{LONG_TEXT}<div{_attrs(2000)}", 0),  # never closed: not a tag the parser reads either
+    (f"<<div{_attrs(1100)}>doubled bracket</div>", 1),
+]
+
+
+@pytest.mark.parametrize("page,cut", CASES)
+def test_limit_attributes_cuts_only_the_excess(page: str, cut: int) -> None:
+    limited, count = limit_attributes(page)
+    assert count == cut
+    assert (limited, count) == _reference(page, MAX_ATTRIBUTES)
+    if not cut:
+        assert limited is page or limited == page  # what needs no cut stays as it was
+    for text in ("at the limit", "one over", "after", "custom", "doubled bracket", "tail"):
+        assert (text in limited) == (text in page)  # the text around a cut tag stays
+    if cut:
+        assert f" a{MAX_ATTRIBUTES - 1}" in limited  # the first attributes stay
+        assert f" a{MAX_ATTRIBUTES}=" not in limited and f" a{MAX_ATTRIBUTES} " not in limited
+
+
+def test_limit_attributes_with_another_limit() -> None:
+    """A smaller limit cuts more of the same long tags (the tags searched stay those long
+    enough to exceed the default)."""
+    page = f"<div{_attrs(1200)}>text</div><p{_attrs(20)}>short tag</p>"
+    for limit in (5, 999, 1200, 2000):
+        assert limit_attributes(page, limit) == _reference(page, limit)
+    limited, count = limit_attributes(page, 5)
+    div, rest = limited.split(">text", 1)
+    assert count == 1 and " a4" in div and " a5=" not in div
+    assert " a19 = 'q'>short tag" in rest  # a short tag keeps every attribute
+
+
+def test_parsed_page_keeps_text_after_a_cut_element() -> None:
+    tree = parse_html(f"<html><body><div{_attrs(5000)}>inside</div><p>after</p></body></html>").tree
+    div = tree.find(".//div")
+    assert len(div.attrib) == MAX_ATTRIBUTES
+    assert div.text == "inside" and tree.find(".//p").text == "after"
