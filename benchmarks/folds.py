@@ -178,6 +178,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "script-button": ("crawler.extraction.link_buttons", "_script_button", lambda *a, **k: False),
     "teaser-card": ("crawler.extraction.teaser_lists", "find_lone_cards", lambda *a, **k: []),
     "tail-label": ("crawler.extraction", "trim_tail_labels", lambda *a, **k: 0),
+    "tail-note": ("crawler.extraction", "trim_tail_notes", lambda *a, **k: 0),
     "article-beside-list": ("crawler.extraction.metadata", "_article_beside_list",
                             lambda *a, **k: False),
 }

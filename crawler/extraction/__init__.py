@@ -30,7 +30,7 @@ from crawler.extraction.result import Extraction
 from crawler.extraction.story_asides import drop_story_asides
 from crawler.extraction.story_head import drop_story_head
 from crawler.extraction.story_tail import (TextBlock, text_blocks, trim_story_tail,
-                                           trim_tail_labels)
+                                           trim_tail_labels, trim_tail_notes)
 from crawler.extraction.teaser_lists import drop_teaser_lists
 from crawler.extraction.scoring import compute_stats, density_scores
 from crawler.extraction.stages import (STAGE_NAMES, STAGES, Choice, PageAnalysis, run_stages,
@@ -115,6 +115,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                 if trim_story_tail(element, page.thresholds, log, blocks):
                     blocks = None
                 if trim_tail_labels(element, page.thresholds, log, blocks):
+                    blocks = None
+                if trim_tail_notes(element, page.thresholds, log, blocks):
                     blocks = None
                 if drop_story_asides(element, url, page.thresholds, log, blocks):
                     blocks = None

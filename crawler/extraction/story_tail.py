@@ -38,7 +38,7 @@ on a hub or a documentation page a closing list of links is an index, which is c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from lxml import etree
 
@@ -246,19 +246,100 @@ def trim_tail_labels(container: etree._Element, t: Thresholds,
     """Remove the final run of short lines outside the story's flow after its last paragraph
     (see :func:`tail_labels`); return how many blocks went (``blocks``: the container's
     ``text_blocks`` as it stands, when the caller has them)."""
+    return _trim_final_run(container, t, trace, blocks, tail_labels, TAIL_LABEL_RULE,
+                           "after the story's last paragraph: short lines outside the story's "
+                           "flow (another element or another kind than its paragraphs)")
+
+
+def _trim_final_run(container: etree._Element, t: Thresholds,
+                    trace: list[dict[str, Any]] | None, blocks: list[TextBlock] | None,
+                    find: Callable[[list[TextBlock], Thresholds], list[TextBlock]], rule: str,
+                    why: str) -> int:
+    """Remove the blocks ``find`` returns from a container holding a story, unless they hold
+    more than ``tail_max_share`` of the prose that stays; return how many went."""
     if blocks is None:
         blocks = text_blocks(container)
     if not holds_story(container, t, blocks):
         return 0
-    doomed = tail_labels(blocks, t)
+    doomed = find(blocks, t)
     if not doomed:
         return 0
-    story = sum(b.prose for b in blocks if is_prose(b, t))
+    gone = {id(b) for b in doomed}
+    story = sum(b.prose for b in blocks if id(b) not in gone and is_prose(b, t))
     if sum(b.chars for b in doomed) > t.tail_max_share * story:
         return 0
-    return remove_blocks(doomed, container, trace, TAIL_LABEL_RULE,
-                         "after the story's last paragraph: short lines outside the story's "
-                         "flow (another element or another kind than its paragraphs)")
+    return remove_blocks(doomed, container, trace, rule, why)
+
+
+TAIL_NOTE_RULE = "tail-note"
+"""The third rule's name in the trace."""
+
+_EMPHASIS = frozenset({"em", "i", "strong", "b"})
+"""Inline elements that set a text apart from the story's plain prose."""
+
+
+def emphasis_share(block: TextBlock) -> float:
+    """The share of a block's text set in emphasis (``em``, ``i``, ``strong``, ``b``), the
+    block itself or the outermost emphasis elements inside it counted once."""
+    el = block.element
+    if el.tag in _EMPHASIS or not block.chars:
+        return 1.0 if block.chars else 0.0
+    inside = 0
+    for node in el.iter(*_EMPHASIS):
+        if not _inside_emphasis(node, el):
+            inside += non_space_chars(node.text_content())
+    return min(1.0, inside / block.chars)
+
+
+def _inside_emphasis(node: etree._Element, block: etree._Element) -> bool:
+    """Whether an element lies inside another emphasis element below ``block``."""
+    parent = node.getparent()
+    while parent is not None and parent is not block:
+        if parent.tag in _EMPHASIS:
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def tail_notes(blocks: list[TextBlock], t: Thresholds) -> list[TextBlock]:
+    """The final run of blocks set wholly in emphasis and holding a link, after the story's
+    last plain paragraph (read from the end back: a block not set in emphasis or without a
+    link, an entry of a list, a heading, a table or code stops the run; an image is passed over
+    and stays). The story's own paragraphs are plain text; a note set apart in italics or bold
+    and pointing elsewhere is the site's: a subscription or newsletter call, an author's
+    biography with a link to the author, a pointer to another story. An emphasised line
+    without a link (a quotation closing the story, a footnote on its method, a source line)
+    may be the story's own and stays. Nothing is returned when the story has no plain paragraph
+    before the run."""
+    run: list[TextBlock] = []
+    start = len(blocks)
+    for start in range(len(blocks) - 1, -1, -1):
+        block = blocks[start]
+        if block.opaque:
+            if block.chars:
+                break
+            continue
+        if block.element.tag in _ENTRIES or block.heading or not block.link_chars \
+                or emphasis_share(block) < t.note_emphasis_share:
+            break
+        run.append(block)
+    else:
+        return []  # no block before the run: no plain paragraph
+    if not run or not any(is_prose(b, t) for b in blocks[:start + 1]):
+        return []
+    run.reverse()
+    return run
+
+
+def trim_tail_notes(container: etree._Element, t: Thresholds,
+                    trace: list[dict[str, Any]] | None = None,
+                    blocks: list[TextBlock] | None = None) -> int:
+    """Remove the final run of emphasised notes after the story's last plain paragraph (see
+    :func:`tail_notes`); return how many blocks went (``blocks``: the container's
+    ``text_blocks`` as it stands, when the caller has them)."""
+    return _trim_final_run(container, t, trace, blocks, tail_notes, TAIL_NOTE_RULE,
+                           "after the story's last plain paragraph: notes set wholly in "
+                           "emphasis (italics or bold) holding a link")
 
 
 def remove_blocks(doomed: list[TextBlock], container: etree._Element,

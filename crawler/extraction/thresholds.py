@@ -504,6 +504,13 @@ class Thresholds:
     labels held 1 to 3 lines and the four runs of the story's own lines wrongly taken without
     this limit held 5 or more."""
 
+    note_emphasis_share: float = 0.9
+    """A block after the story's last plain paragraph is a note set apart (a subscription call,
+    an author's biography, a reprint notice) when at least this share of its text is set in
+    emphasis (``em``, ``i``, ``strong``, ``b``). Structural: nearly all of it, so a paragraph
+    with a bold lead-in or an emphasised phrase is plain prose; the notes it takes on the
+    snippet corpus's development folds are emphasised whole (share 1.0)."""
+
     # --- asides inside the story (cleaning) --------------------------------------------------
     aside_max_chars: int = 200
     """A line of links inside the story is an aside (a "read also" line, a linked headline of
