@@ -181,6 +181,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "tail-note": ("crawler.extraction", "trim_tail_notes", lambda *a, **k: 0),
     "article-beside-list": ("crawler.extraction.metadata", "_article_beside_list",
                             lambda *a, **k: False),
+    "declared-description": ("crawler.extraction.clean", "_holds_declared_description",
+                             lambda *a, **k: False),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""

@@ -105,7 +105,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                 and page.metadata.page_type == STORY_PAGE_TYPE
             clean_container(element, page.detection.rules, page.rules.cleaning, log,
                             cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES,
-                            t=page.thresholds, exempt=page.discussion_posts, story=story)
+                            t=page.thresholds, exempt=page.discussion_posts, story=story,
+                            description=_declared_description(page))
             # The rules below read the same blocks: read once, again only after a change.
             blocks: list[TextBlock] | None = None
             if story:
@@ -215,6 +216,15 @@ beside pictures are content."""
 METHOD_DESCRIPTION = "meta-description"
 """The method of a page whose content is only its declared description (nothing else yielded
 text): users and the quality gate can tell it from extracted content."""
+
+
+def _declared_description(page: PageAnalysis) -> str | None:
+    """The description the page declares for itself, which cleaning keeps (None on discussion
+    pages, whose description is the opening post's first lines: the posts are judged as
+    posts)."""
+    if page.structured is None or page.discussion_posts is not None:
+        return None
+    return page.structured.description
 
 
 def _description_fallback(description: str) -> HtmlElement:

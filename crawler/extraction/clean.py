@@ -440,7 +440,8 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                     prune_link_dense: bool = True,
                     t: Thresholds = THRESHOLDS,
                     exempt: NamePattern | None = None,
-                    story: bool = False) -> etree._Element:
+                    story: bool = False,
+                    description: str | None = None) -> etree._Element:
     """Remove boilerplate from the chosen container in place and return it.
 
     ``prune_link_dense`` is off for containers named by a site/framework rule: there a list of
@@ -448,7 +449,10 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     ``exempt`` (a discussion's posts, :func:`discussion_posts`) are not removed by name.
     ``story`` says the page is an article and no site rule chose the container: only then do
     declared author boxes and the labels of removed blocks go (a forum's poster boxes and a
-    tree's folded branch labels are content).
+    tree's folded branch labels are content). ``description`` is the page's declared
+    description: on pages that are no story a block holding it is not removed by a guarded
+    rule (:func:`_holds_declared_description`; on articles the description repeats a lead or a
+    teaser line the story rules judge).
     """
     if stats is None or container not in stats:
         stats = compute_stats(container, t)
@@ -457,6 +461,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     by_name: list[etree._Element] = []
     link_lists: list[etree._Element] = []
     protected = {m for rule in rules for sel in rule.keep for m in css(sel)(container)}
+    described = "" if story else _description_key(description, t)
 
     def drop(el: etree._Element, why: str, guard: bool, named: bool = False,
              max_share: float | None = None) -> None:
@@ -466,6 +471,12 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": f"{why}, but a site "
                               "rule keeps it", **_describe(el, stats.get(el))})
+            return
+        if guard and described and _holds_declared_description(el, described, t):
+            if trace is not None:
+                trace.append({"step": "clean", "action": "kept", "why": f"{why}, but "
+                              f"{DECLARED_DESCRIPTION_RULE}: it holds the page's declared "
+                              "description", **_describe(el, stats.get(el))})
             return
         heading = _emptied_heading(el)
         if heading is not None:
@@ -563,6 +574,31 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     _drop_empty(container, trace)
     _unwrap_forms(container, stats, t)
     return container
+
+
+DECLARED_DESCRIPTION_RULE = "declared-description"
+"""Name of the guard keeping the block that holds the page's declared description."""
+
+
+def _description_key(description: str | None, t: Thresholds) -> str:
+    """The page's declared description, white space collapsed and case folded, or "" when it
+    declares none long enough to tell its own block from a slogan."""
+    text = " ".join((description or "").split()).casefold()
+    return text if len(text) >= t.description_min_chars else ""
+
+
+def _holds_declared_description(el: etree._Element, description: str, t: Thresholds) -> bool:
+    """Whether a block a cleaning rule would remove holds the page's declared description
+    (schema.org ``description``, ``og:description``; found by its first
+    ``description_match_chars``, as meta descriptions are cut short) and little else: the page
+    says this text is what it is about (a product's description in an ``<aside>``, a category's
+    introduction in a link-dense header), so it is content whatever the block's names or links
+    say. A wrapper holding much more than the description (a purchase box, specifications,
+    reviews) is cleaned as usual."""
+    text = " ".join((el.text_content() or "").split())
+    if len(text) > t.description_block_ratio * len(description):
+        return False
+    return description[:t.description_match_chars] in text.casefold()
 
 
 _ITEMS = etree.XPath("descendant::*/@itemscope/..")

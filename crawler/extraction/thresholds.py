@@ -360,6 +360,21 @@ class Thresholds:
     form_box_extra_chars: int = 80
     """The wrappers around a form box that add at most this much text (its heading, a line of
     notes) go with it. A heading's length; not swept yet."""
+    description_min_chars: int = 80
+    """A page's declared description (JSON-LD, microdata, OpenGraph) guards the block that holds
+    it from cleaning only when it is at least this long: shorter ones ("Shop shoes online") are
+    slogans any block may repeat. A sentence of fifteen words; not swept yet."""
+    description_match_chars: int = 60
+    """The declared description is found in a block by its first this many characters (white
+    space collapsed, case folded): meta descriptions are cut at about 160 characters with an
+    ellipsis, so the whole text is not compared. Ten words; not swept yet."""
+    description_block_ratio: float = 4.0
+    """A block holding the declared description is kept from cleaning only when its text is at
+    most this many times the description's length: a wrapper holding the description beside a
+    purchase box, specifications and reviews is still cleaned inside. Measured on the
+    development folds: the blocks that held a page's description and went (a product's
+    description in an ``aside``, a category header) were 1.1-2.7 times its length; not swept
+    yet."""
     orphan_label_max_chars: int = 60
     """A line right before a block cleaning removed, with nothing left after it in its parent,
     is that block's label (a share bar's "share this", an author box's title) when it holds at
