@@ -192,6 +192,15 @@ def test_malformed_pages_never_raise(html: str) -> None:
     # a button inside: its text is not read, so lxml's count cannot settle it
     ("<div class='brand'><button>" + "Open the menu " * 10 + "</button>Acme</div>", "Acme"),
     ("<div class='brand'><script>var x = 1;</script>Acme</div>", "Acme"),
+    # a menu beside a button: what is shown is still far longer than a name
+    ("<div class='brand'><button>Menu</button>" + "<a href='/x'>Section name</a>" * 10
+     + "</div>", ""),
+    # a script inside a button is not counted twice against the shown text
+    ("<div class='brand'><button>" + "Open <script>var s = 'the menu';</script> it " * 10
+     + "</button>Acme <b>News</b></div>", "Acme News"),
+    # a button named as the brand shows its own text
+    ("<button class='brand'>" + "Open the site menu " * 5 + "</button>", ""),
+    ("<button class='brand'>Acme</button>", "Acme"),
 ])
 def test_brand_text_is_the_visible_text_or_nothing_when_too_long(block: str, expected: str) -> None:
     import lxml.html

@@ -17,7 +17,7 @@ from crawler.extraction.date_cues import may_hold_date
 from crawler.extraction.frameworks import RuleSet, load_rules
 from crawler.extraction.month_names import MonthNames
 from crawler.extraction.addresses import join_url
-from crawler.extraction.story_tail import more_chars_than
+from crawler.extraction.story_tail import more_chars_than, non_space_chars
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
 from crawler.extraction.tree_text import text_content
 from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS, STRUCTURED_SKIPPED_TAGS
@@ -134,13 +134,34 @@ BRAND_MAX_CHARS = 60
 
 def _brand_text(el: HtmlElement) -> str:
     """The visible text of a logo or brand block, or an empty string when it is certainly
-    longer than a name: a header named after the brand may hold the whole menu, and lxml's own
-    text of a block without skipped elements (scripts, buttons) has the same characters
-    besides white space, counted without walking it in Python."""
-    if next(el.iter(*STRUCTURED_SKIPPED_TAGS), None) is None \
-            and more_chars_than(text_content(el), BRAND_MAX_CHARS):
+    longer than a name: a header named after the brand may hold the whole menu (with its
+    buttons and scripts), and counting its visible characters from lxml's own text is cheaper
+    than walking it in Python for a text that is then dropped."""
+    if more_chars_than(text_content(el), BRAND_MAX_CHARS) \
+            and _shown_chars(el) > BRAND_MAX_CHARS:
         return ""
     return element_text(el)
+
+
+def _shown_chars(el: HtmlElement) -> int:
+    """Non-space characters of the text :func:`element_text` shows of a block: lxml's own text
+    of the block less that of each outermost skipped element inside it (a script, a button;
+    its tail is shown). White space aside, both read the same characters."""
+    chars = non_space_chars(text_content(el))
+    for skipped in el.iter(*STRUCTURED_SKIPPED_TAGS):
+        if skipped is not el and not _inside_skipped(skipped, el):
+            chars -= non_space_chars(text_content(skipped))
+    return chars
+
+
+def _inside_skipped(node: HtmlElement, block: HtmlElement) -> bool:
+    """Whether an element lies inside another skipped element below ``block``."""
+    for anc in node.iterancestors():
+        if anc is block:
+            return False
+        if anc.tag in STRUCTURED_SKIPPED_TAGS:
+            return True
+    return False
 
 
 def _brand_names(tree: HtmlElement) -> list[str]:

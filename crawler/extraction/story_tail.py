@@ -287,7 +287,7 @@ def emphasis_share(block: TextBlock) -> float:
     inside = 0
     for node in el.iter(*_EMPHASIS):
         if not _inside_emphasis(node, el):
-            inside += non_space_chars(node.text_content())
+            inside += non_space_chars(text_content(node))
     return min(1.0, inside / block.chars)
 
 
