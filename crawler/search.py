@@ -58,7 +58,8 @@ def fts_query(text: str) -> str:
 
 def search(db_path: str | Path, query: str, domain: str | None = None, limit: int = 10, *,
            highlight: tuple[str, str] = ("[", "]")) -> list[Hit]:
-    """The pages of ``db_path`` best matching ``query``, at most ``limit``.
+    """The pages of ``db_path`` best matching ``query``, at most ``limit``. The database is
+    opened read-only: a search never changes it (nor makes a file, a journal or a WAL).
 
     ``domain`` keeps one domain's pages (with or without its port). ``highlight`` is put
     around each matched word of the snippet.
@@ -83,8 +84,11 @@ def search(db_path: str | Path, query: str, domain: str | None = None, limit: in
         params.extend(domain_params)
     sql += " ORDER BY score, p.url LIMIT ?"
     params.append(limit)
-    db = open_database(path)
+    db = open_database(path, create=False, readonly=True)  # a search never writes
     try:
+        if not db[SEARCH_TABLE].exists():
+            raise SearchError(f"{path} has no search index (it was written before the index "
+                              f"existed); a crawl into it or `crawler reextract` adds it")
         rows = db.conn.execute(sql, params).fetchall()
     except sqlite3.DatabaseError as exc:
         raise SearchError(f"cannot search {path}: {exc}") from exc

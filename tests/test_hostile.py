@@ -453,10 +453,103 @@ def test_sitemap_entries_after_broken_xml_are_counted(hostile_sitemaps_crawl) ->
     assert "/ok/before-break" in set(stored_paths(result, server))
 
 
+@pytest.fixture(scope="module")
+def codings_crawl(tmp_path_factory) -> tuple[CrawlResult, HostileServer]:
+    """A crawl of the content codings beyond one gzip, the answers that are no HTTP, the page
+    of huge metadata, and a gzipped sitemap that decompresses past DOWNLOAD_MAXSIZE."""
+    server = HostileServer().start()
+    server.sitemap_paths = ["/sitemaps/bomb.xml.gz"]
+    try:
+        result = run_crawl(f"{server.base}/group/codings", tmp_path_factory.mktemp("codings"),
+                           spider_args={"render": "never"}, settings=FAST)
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    return result, server
+
+
+CODING_CASES = [
+    Case("broken zstd, broken deflate, gzip inside gzip whose inner gzip is broken",
+         {"response/broken_content_encoding": 3}, "Broken zstd body: {base}/coding/zstd-broken",
+         stored=("/coding/zstd-ok", "/coding/gzip-gzip"),
+         not_stored=("/coding/zstd-broken", "/coding/deflate-broken", "/coding/gzip-gzip-broken")),
+    Case("50 MB of HTML gzipped to 230 kB", {"response/decompressed_too_large": 1},
+         "Compressed body too large: {base}/coding/bomb (228736 bytes of gzip decode to more "
+         "than DOWNLOAD_MAXSIZE", not_stored=("/coding/bomb",)),
+    Case("a status line that is no HTTP status line", {"response/not_http": 2},
+         "Not an HTTP answer from {base}/bad-status/garbage (non-integer status code: "
+         "b'HELLO THERE'); not retried",
+         not_stored=("/bad-status/garbage", "/bad-status/code")),
+    Case("a gzipped sitemap that decompresses past DOWNLOAD_MAXSIZE", {"sitemaps/too_large": 1},
+         "Ignored {base}/sitemaps/bomb.xml.gz: a gzipped sitemap of ",
+         not_stored=("/ok/bomb",)),
+    Case("1 MB title, 100 kB author, description, site name and JSON-LD values",
+         {"extraction/metadata_cut": 1, "extraction/metadata_cut/title": 1,
+          "extraction/metadata_cut/authors": 1},
+         "Metadata of {base}/metadata/huge too long, cut (2000 characters, 20000 for a "
+         "description, 50 authors): title, author, site_name, description, authors",
+         stored=("/metadata/huge",)),
+]
+
+
+@pytest.mark.parametrize("case", CODING_CASES, ids=[c.name for c in CODING_CASES])
+def test_coding_case_is_counted_logged_and_stored_as_expected(case: Case,
+                                                              codings_crawl) -> None:
+    result, server = codings_crawl
+    for key, expected in case.stats.items():
+        assert result.stats.get(key, 0) == expected, (key, result.stats.get(key))
+    assert case.log.format(base=server.base) in result.log
+    paths = set(stored_paths(result, server))
+    assert set(case.stored) | {"/group/codings", "/ok/1"} <= paths
+    assert not set(case.not_stored) & paths
+    assert "Traceback" not in result.log and "Failure" not in result.log
+    assert "errors/" not in " ".join(result.stats)  # each is named, none a generic error
+
+
+def test_an_answer_that_is_no_http_is_not_retried(codings_crawl) -> None:
+    _, server = codings_crawl
+    assert len(server.hits("/bad-status/garbage")) == 1
+    assert len(server.hits("/bad-status/code")) == 1
+
+
+def test_huge_metadata_is_stored_bounded(codings_crawl) -> None:
+    result, server = codings_crawl
+    row = next(r for r in result.rows("url, title, author, description, site_name, "
+                                      "content_text, published")
+               if r["url"] == f"{server.base}/metadata/huge")
+    assert "Text beside huge metadata." in row["content_text"]  # the page itself is kept
+    assert row["published"].startswith("2026-03-04")
+    assert row["title"].startswith("Endless Endless") and row["title"].endswith("\u2026")
+    for name, most in (("title", 2000), ("author", 2000), ("site_name", 2000),
+                       ("description", 20_000)):
+        assert len(row[name]) == most, name
+    item = next(i for i in result.items if i["url"] == f"{server.base}/metadata/huge")
+    assert len(item["title"]) == 2000 and len(item["description"]) == 20_000
+
+
+@pytest.mark.parametrize(("field_name", "value", "cut"), [
+    ("title", "T" * 2000, False),
+    ("title", "T" * 2001, True),
+    ("description", "D" * 20_000, False),
+    ("description", "D" * 20_001, True),
+])
+def test_metadata_bound_is_exact(field_name: str, value: str, cut: bool) -> None:
+    head = (f"<title>{value}</title>" if field_name == "title"
+            else f'<meta name="description" content="{value}">')
+    html = pages.article("x", ["Some text of the page. " + pages.FILLER],
+                         head=head).replace("<title>x</title>", "").replace("<h1>x</h1>", "")
+    result = extract(html, "http://127.0.0.1/m")
+    stored = getattr(result, field_name)
+    assert (field_name in result.metadata_cut) is cut
+    assert stored == (value[:len(value) - 2] + "\u2026" if cut else value)
+    assert "Some text of the page." in result.content_text
+
+
 def test_start_urls_answered_with_no_page_fail_the_crawl(hostile_server, tmp_path) -> None:
     """A start URL that answers, but with a redirect loop, a redirect to no web URL, a binary
     or an empty body gives nothing to crawl: exit code 6, as an HTTP error would, not 0."""
-    starts = ["/redirect/loop/a", "/redirect/nowhere/file", "/binary/pdf", "/empty"]
+    starts = ["/redirect/loop/a", "/redirect/nowhere/file", "/binary/pdf", "/empty",
+              "/bad-status/garbage", "/coding/bomb", "/coding/zstd-broken"]
     result = run_crawl(",".join(hostile_server.base + s for s in starts), tmp_path,
                        spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
     assert result.returncode == 6, result.log[-3000:]

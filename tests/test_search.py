@@ -16,6 +16,7 @@ import sqlite_utils
 from crawler.search import SearchError, fts_query, search
 from crawler.storage import INDEXED_COLUMNS, open_database, upsert_page
 from tests.conftest import REPO_ROOT, CrawlResult
+from tests.filesystems import make_read_only, small_filesystem
 
 URL = "https://docs.example/guide"
 
@@ -86,6 +87,12 @@ def test_a_database_made_before_the_index_gets_it_on_open(tmp_path: Path) -> Non
     old["pages"].create_index(["domain"])
     old.conn.close()
 
+    before = path.read_bytes()
+    with pytest.raises(SearchError, match="has no search index"):  # a search writes nothing
+        search(path, "legacy")
+    assert path.read_bytes() == before
+    open_database(path).conn.close()  # what a crawl or reextract into it does
+
     hits = search(path, "legacy")
     assert urls(hits) == [URL + "/x", URL]  # the title match ranks first
     assert hits[1].snippet == "[legacy] words"
@@ -147,6 +154,26 @@ def test_search_refuses_bad_input_with_one_sentence(args: list[str], code: int, 
     assert completed.returncode == code
     assert message in completed.stderr and "Traceback" not in completed.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def test_search_opens_the_database_read_only(docs_db: Path, tmp_path: Path) -> None:
+    """A search changes nothing: it works on a database on a read-only filesystem (opening
+    it for writing failed there), and leaves its bytes as they were."""
+    size_kib = docs_db.stat().st_size // 1024 + 512
+    with small_filesystem(tmp_path / "mnt", size_kib) as mountpoint:
+        copy = mountpoint / "crawl.db"
+        with sqlite3.connect(docs_db) as source, sqlite3.connect(copy) as target:
+            source.backup(target)
+            target.execute("PRAGMA journal_mode=DELETE")  # one file, as a copied database is
+        target.close()
+        before = copy.read_bytes()
+        make_read_only(mountpoint)
+        completed = cli("search", str(copy), "katex")
+        hits = search(copy, "katex")
+        assert copy.read_bytes() == before
+    assert completed.returncode == 0, completed.stderr
+    assert "/docs/content/shortcodes/katex/" in completed.stdout
+    assert any("/katex/" in hit.url for hit in hits)
 
 
 def test_search_raises_for_callers(tmp_path: Path) -> None:

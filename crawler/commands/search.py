@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if not hits:
         hint = None
         if args.domain:
-            db = open_database(args.db)
+            db = open_database(args.db, create=False, readonly=True)
             try:
                 hint = missing_domains(db, [args.domain])
             finally:

@@ -141,6 +141,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
               "the method")
     _render_comments(result, page.comments, url)
     _apply_metadata(result, page.metadata, page.detection)
+    _bound_metadata(result, page.thresholds)
     _assess(result, element, doc.html_length, page.thresholds)
     _note(log, step="done", seconds=round(time.perf_counter() - started, 4))
     return result
@@ -297,6 +298,33 @@ def _apply_metadata(result: Extraction, metadata: Any, detection: Detection) -> 
     result.description = metadata.description
     result.site_name = metadata.site_name
     result.page_type = metadata.page_type
+
+
+#: Metadata fields of a result holding one text each, bounded by ``metadata_max_chars``.
+BOUNDED_METADATA_FIELDS = ("title", "author", "site_name", "language", "page_type",
+                           "published", "modified")
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ending in an ellipsis."""
+    return text[:max(limit - 1, 0)].rstrip() + "\u2026"
+
+
+def _bound_metadata(result: Extraction, thresholds: Thresholds) -> None:
+    """Cut metadata fields longer than the engine keeps, and list them in ``metadata_cut``."""
+    limit = thresholds.metadata_max_chars
+    limits = {name: limit for name in BOUNDED_METADATA_FIELDS}
+    limits["description"] = thresholds.description_max_chars
+    for name, most in limits.items():
+        value = getattr(result, name)
+        if value and len(value) > most:
+            setattr(result, name, cut_text(value, most))
+            result.metadata_cut.append(name)
+    names = result.authors
+    if len(names) > thresholds.metadata_max_authors or any(len(n) > limit for n in names):
+        result.authors = [cut_text(n, limit) if len(n) > limit else n
+                          for n in names[:thresholds.metadata_max_authors]]
+        result.metadata_cut.append("authors")
 
 
 def _assess(result: Extraction, element: HtmlElement | None, html_length: int,

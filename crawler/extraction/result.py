@@ -34,6 +34,9 @@ class Extraction:
     method: str = ""
     quality_score: float | None = None
     quality_reasons: list[str] = field(default_factory=list)
+    metadata_cut: list[str] = field(default_factory=list)
+    """Metadata fields that were longer than the engine keeps and were cut (``title``,
+    ``authors``...; see ``Thresholds.metadata_max_chars``)."""
     trace: list[dict[str, Any]] | None = None
     decisions: list[dict[str, Any]] | None = None
     """One entry per stage of the choice (``stage``, ``applied``, ``why``...), when tracing."""

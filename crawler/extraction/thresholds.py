@@ -41,6 +41,25 @@ class Thresholds:
     (an author card's whole bio). Structural: a few names with titles. Swept 80/120/160: no page
     of either corpus changes; kept."""
 
+    # --- metadata ------------------------------------------------------------------------------
+    metadata_max_chars: int = 2000
+    """A metadata text (title, author, site name, language, page type, dates; from
+    ``<title>``, a ``<meta>``, Open Graph or JSON-LD) longer than this is cut to it (ending in an
+    ellipsis), and the field is listed in ``metadata_cut``: a hostile page declaring a 1 MB
+    title otherwise has it stored, exported and shown whole. Structural: the longest title in
+    the extraction-dev ground truth is 257 characters and its longest author 126; no page of
+    either development corpus has a title, author or site name the engine finds reaching it."""
+    description_max_chars: int = 20_000
+    """The same for the description, which pages fill with more: JSON-LD ``description`` holds
+    a whole article on some (the longest on the development corpora is 14,903 characters; four
+    more are 2,131 to 4,051), and it stands in for the content when nothing else yields text.
+    Structural: above every description of both development corpora."""
+    metadata_max_authors: int = 50
+    """At most this many author names are kept (``authors``; JSON-LD may list any number):
+    past it the list is cut and ``authors`` is in ``metadata_cut``. Structural: a paper's
+    byline; the engine finds at most 5 authors on a page of the development corpora. Not swept:
+    no page of either reaches it."""
+
     # --- text statistics and the density score ----------------------------------------------
     paragraph_min_chars: int = 40
     """A paragraph-like block (``p``, ``li``, ``pre``, a subheading, ...) holding at least this

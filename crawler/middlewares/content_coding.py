@@ -1,8 +1,11 @@
-"""Catch bodies whose Content-Encoding (gzip, deflate, br) cannot be decoded, before decompression.
+"""Catch bodies whose Content-Encoding (gzip, deflate, br, zstd) cannot be decoded, before
+decompression.
 
-A response that says ``Content-Encoding: gzip`` (or ``br``) and is not would make the
+A response that says ``Content-Encoding: gzip`` (or ``br``, ``zstd``) and is not would make the
 decompression middleware raise, or keep the undecoded bytes as the page's text; here it is
-dropped with ``response/broken_content_encoding`` and a WARNING.
+dropped with ``response/broken_content_encoding`` and a WARNING. Every coding of a chain
+(``Content-Encoding: gzip, gzip``) is checked, each on the start of what the one outside it
+decodes to.
 A stream that starts well and is cut short is left to the decompression middleware (which
 keeps what it could decode) and counted as ``response/truncated_content_encoding``.
 """
@@ -14,6 +17,7 @@ import logging
 import zlib
 
 import brotli
+from backports import zstd
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
@@ -28,12 +32,26 @@ logger = logging.getLogger(__name__)
 WBITS = {b"gzip": 16 + zlib.MAX_WBITS, b"x-gzip": 16 + zlib.MAX_WBITS, b"deflate": zlib.MAX_WBITS}
 
 
-#: Content codings checked here: the zlib-based ones and brotli.
-CHECKED_CODINGS = frozenset(WBITS) | {b"br"}
+#: Content codings checked here: the zlib-based ones, brotli and zstd.
+CHECKED_CODINGS = frozenset(WBITS) | {b"br", b"zstd"}
 
 
-def brotli_state(body: bytes, *, probe: int) -> str:
-    """``ok``, ``truncated`` or ``broken`` for a brotli body (at most ``probe`` bytes decoded).
+def zstd_state(body: bytes, *, probe: int) -> tuple[str, bytes]:
+    """``ok``, ``truncated`` or ``broken`` for a zstd body, and what it decoded to (at most
+    ``probe`` bytes)."""
+    decoder = zstd.ZstdDecompressor()
+    try:
+        decoded = decoder.decompress(body, max_length=probe)
+    except zstd.ZstdError:
+        return "broken", b""
+    if decoder.eof or len(decoded) >= probe or not decoder.needs_input:
+        return "ok", decoded
+    return ("truncated" if decoded else "broken"), decoded
+
+
+def brotli_state(body: bytes, *, probe: int) -> tuple[str, bytes]:
+    """``ok``, ``truncated`` or ``broken`` for a brotli body, and what it decoded to (at most
+    ``probe`` bytes).
 
     Brotli has no header to recognise it by, and random bytes often read as the start of a
     stream: an unfinished stream counts as truncated only when what it decoded to is text.
@@ -47,10 +65,10 @@ def brotli_state(body: bytes, *, probe: int) -> str:
                 break
             decoded += more
     except brotli.error:
-        return "broken"
+        return "broken", b""
     if decoder.is_finished() or len(decoded) >= probe:
-        return "ok"
-    return "truncated" if _looks_like_text(decoded) else "broken"
+        return "ok", decoded
+    return ("truncated" if _looks_like_text(decoded) else "broken"), decoded
 
 
 def _looks_like_text(data: bytes) -> bool:
@@ -66,24 +84,44 @@ def _looks_like_text(data: bytes) -> bool:
     return True
 
 
-def decoding_state(body: bytes, coding: bytes, *, probe: int = 64 * 1024) -> str:
-    """``ok``, ``truncated`` or ``broken`` for a body in a checked content coding.
-
-    Decodes at most ``probe`` bytes of output, so a decompression bomb costs nothing here.
-    """
+def coding_state(body: bytes, coding: bytes, *, probe: int) -> tuple[str, bytes]:
+    """``ok``, ``truncated`` or ``broken`` for a body in one checked content coding, and what
+    it decoded to (at most ``probe`` bytes)."""
     if coding == b"br":
         return brotli_state(body, probe=probe)
+    if coding == b"zstd":
+        return zstd_state(body, probe=probe)
     candidates = [WBITS[coding]] + ([-zlib.MAX_WBITS] if coding == b"deflate" else [])
     for wbits in candidates:
         decoder = zlib.decompressobj(wbits)
         try:
-            decoder.decompress(body, probe)
+            decoded = decoder.decompress(body, probe)
         except zlib.error:
             continue
         if decoder.eof or decoder.unconsumed_tail:
-            return "ok"
-        return "truncated"
-    return "broken"
+            return "ok", decoded
+        return "truncated", decoded
+    return "broken", b""
+
+
+def decoding_state(body: bytes, codings: list[bytes], *,
+                   probe: int = 64 * 1024) -> tuple[str, bytes]:
+    """``ok``, ``truncated`` or ``broken`` for a body in a chain of content codings (as
+    listed in the header, the outermost last), and the coding that decided it.
+
+    Decodes at most ``probe`` bytes of output per coding, so a decompression bomb costs
+    nothing here; an inner coding is checked on the start of what the outer one decoded to,
+    so only the outermost can be found truncated.
+    """
+    outermost = True
+    for coding in reversed(codings):
+        if coding not in CHECKED_CODINGS:
+            break  # left encoded by the decompression middleware
+        state, body = coding_state(body, coding, probe=probe)
+        if state == "broken" or (state == "truncated" and outermost):
+            return state, coding
+        outermost = False
+    return "ok", codings[-1]
 
 
 class ContentCodingCheckMiddleware:
@@ -107,10 +145,7 @@ class ContentCodingCheckMiddleware:
                    for c in value.split(b",") if c.strip()]
         if not codings or request.method == "HEAD" or not response.body:
             return response
-        coding = codings[-1]  # the outermost coding is listed last
-        if coding not in CHECKED_CODINGS:
-            return response
-        state = decoding_state(response.body, coding)
+        state, coding = decoding_state(response.body, codings)
         if state == "broken":
             self.stats.inc_value("response/broken_content_encoding")
             logger.warning("Broken %s body: %s (HTTP %d, %d bytes cannot be decoded); dropped",

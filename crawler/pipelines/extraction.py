@@ -10,7 +10,7 @@ from scrapy.crawler import Crawler
 
 from crawler.content_hash import content_hash
 from crawler.decoding import decode_page
-from crawler.extraction import Extraction, extract
+from crawler.extraction import THRESHOLDS, Extraction, extract
 from crawler.extraction.frameworks import load_rules
 from crawler.gc_tuning import YOUNG_THRESHOLD
 from crawler.items import EXTRACTED_FIELDS, PageItem
@@ -122,11 +122,23 @@ class ExtractionPipeline:
             item.extraction_error = "failed"
             return item
         self.apply(result, item)
+        if result.metadata_cut:
+            self.count_metadata_cut(item.url, result.metadata_cut)
         item.content_hash = content_hash(item.content_text)
         self.stats.inc_value(f"extraction/method/{result.method or 'none'}")
         if not result.content_text:
             self.stats.inc_value("extraction/empty")
         return item
+
+    def count_metadata_cut(self, url: str, cut: list[str]) -> None:
+        """Count and log a page whose metadata was longer than the engine keeps (a 1 MB title)."""
+        self.stats.inc_value("extraction/metadata_cut")
+        for name in cut:
+            self.stats.inc_value(f"extraction/metadata_cut/{name}")
+        logger.warning("Metadata of %s too long, cut (%d characters, %d for a description, "
+                       "%d authors): %s", url, THRESHOLDS.metadata_max_chars,
+                       THRESHOLDS.description_max_chars, THRESHOLDS.metadata_max_authors,
+                       ", ".join(cut))
 
     def apply(self, result: Extraction, item: PageItem) -> None:
         """Copy the extraction's fields onto the item (the page's own canonical link wins; one

@@ -14,7 +14,9 @@ import inspect
 import logging
 import os
 import re
+import struct
 import weakref
+import zlib
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -29,6 +31,8 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.http import Response, TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.gz import gunzip
+# Scrapy's signal that gunzip passed its size limit (not public API).
+from scrapy.utils._compression import _DecompressionMaxSizeExceeded
 from scrapy.utils.job import job_dir
 from scrapy.utils.response import get_base_url
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
@@ -210,10 +214,12 @@ class SitemapReading:
     (absolute, in scope) and the page URLs of a urlset (absolute, with their lastmod, not yet
     checked). ``problem`` says why a response is no sitemap (then nothing else is set);
     ``doctype_removed``: it declared a document type (entities), removed before parsing;
-    ``unreadable``: how many of its ``<loc>`` entries the parser could not read."""
+    ``unreadable``: how many of its ``<loc>`` entries the parser could not read;
+    ``problem_kind``: the stat of the problem (``sitemaps/<kind>``)."""
 
     kind: str
     problem: str | None = None
+    problem_kind: str = "invalid"
     sitemaps: list[str] = field(default_factory=list)
     pages: list[tuple[str, str]] = field(default_factory=list)
     doctype_removed: bool = False
@@ -648,8 +654,9 @@ class DomainSpider(Spider):
         stats = self.crawler.stats
         reading = await asyncio.to_thread(self._read_sitemap, response)
         if reading.problem is not None:
-            stats.inc_value("sitemaps/invalid")
-            logger.info("Ignored %s: %s", response.url, reading.problem)
+            stats.inc_value(f"sitemaps/{reading.problem_kind}")
+            level = logging.INFO if reading.problem_kind == "invalid" else logging.WARNING
+            logger.log(level, "Ignored %s: %s", response.url[:300], reading.problem)
             return
         stats.inc_value("sitemaps/read")
         if reading.doctype_removed:
@@ -678,9 +685,9 @@ class DomainSpider(Spider):
         """What a sitemap lists, as written (runs in a thread; touches no stats and no spider
         state): the in-scope sitemaps of an index, the (URL, lastmod) pairs of a urlset."""
         assert self.config is not None
-        body = self._sitemap_body(response)
-        if body is None:
-            return SitemapReading("", problem="not a sitemap")
+        body, problem = self._sitemap_body(response)
+        if problem is not None:
+            return SitemapReading("", problem=problem[1], problem_kind=problem[0])
         body, doctype_removed = _without_doctype(body)
         try:
             sitemap = Sitemap(body)
@@ -823,19 +830,25 @@ class DomainSpider(Spider):
                         "; they are kept in JOBDIR for the next run" if backlog.jobdir else "")
         backlog.close()
 
-    def _sitemap_body(self, response: Response) -> bytes | None:
-        """The XML of a sitemap response, gunzipped if needed; None if it is not XML."""
+    def _sitemap_body(self, response: Response) -> tuple[bytes, tuple[str, str] | None]:
+        """The XML of a sitemap response, gunzipped if needed, or the problem that makes it no
+        sitemap: its stat suffix (``too_large``, ``broken_gzip``, ``invalid``) and a phrase."""
         max_size = self.crawler.settings.getint("DOWNLOAD_MAXSIZE")
         body = response.body
         if body[:2] == b"\x1f\x8b":
             try:
                 body = gunzip(body, max_size=max_size)
-            except Exception:  # broken or oversized gzip
-                return None
+            except _DecompressionMaxSizeExceeded:
+                return b"", ("too_large", f"a gzipped sitemap of {len(body)} bytes that "
+                                          f"decompresses to more than DOWNLOAD_MAXSIZE "
+                                          f"({max_size} bytes)")
+            except (OSError, EOFError, struct.error, zlib.error):
+                return b"", ("broken_gzip", f"a gzipped sitemap that does not decompress "
+                                            f"({len(body)} bytes)")
         head = body[:512].lstrip()
         if head.startswith(b"<?xml") or b"<urlset" in head or b"<sitemapindex" in head:
-            return body
-        return None
+            return body, None
+        return b"", ("invalid", "not a sitemap")
 
     # -- errors -------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import struct
 import zipfile
 import zlib
@@ -265,3 +266,30 @@ def xss_page(index: int, payloads: list[str]) -> str:
     for n, payload in enumerate(payloads):
         paragraphs.append(f"Paragraph {n} of XSS page {index}. {FILLER} {payload} {FILLER}")
     return article(f"XSS page {index}", paragraphs)
+
+
+#: Sizes of the huge metadata values of :func:`huge_metadata_page`: the title, the others.
+HUGE_TITLE_CHARS = 1024 * 1024
+HUGE_METADATA_CHARS = 100_000
+
+
+def huge_metadata_page() -> str:
+    """An article with no heading whose ``<title>`` is 1 MB of words and whose author,
+    description and site-name metas and JSON-LD headline, description and author are each
+    100 kB, with 1000 more authors in the JSON-LD (nothing is deep or odd: only the values are
+    huge, and the page stays under the parser's size limit)."""
+    def words(size: int) -> str:
+        return ("Endless " * (size // 8 + 1))[:size]
+    value = words(HUGE_METADATA_CHARS)
+    json_ld = json.dumps({"@context": "https://schema.org", "@type": "NewsArticle",
+                          "headline": value, "description": value,
+                          "author": [{"@type": "Person", "name": value},
+                                     *({"@type": "Person", "name": f"Author {i}"}
+                                       for i in range(1000))],
+                          "datePublished": "2026-03-04T10:00:00Z"})
+    paragraphs = "".join(f"<p>{p}</p>" for p in ["Text beside huge metadata. " + FILLER, FILLER])
+    return (f'<!DOCTYPE html>\n<html><head><title>{words(HUGE_TITLE_CHARS)}</title>'
+            f'<meta name="author" content="{value}"><meta name="description" content="{value}">'
+            f'<meta property="og:site_name" content="{value}">'
+            f'<script type="application/ld+json">{json_ld}</script></head>'
+            f'<body><main><article>{paragraphs}</article></main></body></html>')

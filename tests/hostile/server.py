@@ -6,11 +6,13 @@ Run it by hand with ``python -m tests.hostile.server [PORT]``; tests start it in
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import logging
 import os
 import threading
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,6 +20,7 @@ from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
 import brotli
+from backports import zstd
 
 from tests.hostile import pages
 
@@ -204,6 +207,12 @@ class HostileHandler(BaseHTTPRequestHandler):
             body = index([f"/sitemaps/deep/{os.urandom(6).hex()}.xml"])
         elif rest == "wide.xml":
             body = index([f"/sitemaps/wide/{os.urandom(6).hex()}.xml" for _ in range(30)])
+        elif rest == "bomb.xml.gz":
+            self.send(200, gzip_bomb(b"<url><loc>" + self.origin.encode() + b"/ok/bomb</loc></url>",
+                                     head=b'<?xml version="1.0" encoding="UTF-8"?><urlset xmlns='
+                                          b'"http://www.sitemaps.org/schemas/sitemap/0.9">'),
+                      "application/x-gzip")
+            return
         elif rest in ("entities.xml", "broken.xml"):
             body = pages.hostile_sitemap(rest.removesuffix(".xml"), self.origin)
         else:
@@ -471,6 +480,38 @@ class HostileHandler(BaseHTTPRequestHandler):
                 "ok": brotli.compress(pages.control_page("brotli").encode())}[rest]
         self.send(200, body, headers={"Content-Encoding": "br"})
 
+    def coding(self, rest: str, query: dict, count: int) -> None:
+        """Content codings beyond one broken gzip: ``zstd-broken``, ``deflate-broken`` (not that
+        coding at all), ``zstd-ok``; ``gzip-gzip`` (declared ``gzip, gzip``, both real),
+        ``gzip-gzip-broken`` (declared twice, the inner one garbage), ``bomb`` (50 MB of HTML
+        gzipped to about 100 kB)."""
+        page = pages.control_page(f"coding {rest}").encode()
+        garbage = bytes(range(256)) + b"<html>not compressed</html>" * 30
+        bodies: dict[str, tuple[Callable[[], bytes], str]] = {
+            "zstd-broken": (lambda: b"\x28\xb5\x2f\xfd" + garbage, "zstd"),
+            "zstd-ok": (lambda: zstd.compress(page), "zstd"),
+            "deflate-broken": (lambda: garbage, "deflate"),
+            "gzip-gzip": (lambda: gzip.compress(gzip.compress(page)), "gzip, gzip"),
+            "gzip-gzip-broken": (lambda: gzip.compress(b"\x1f\x8b\x08\x00" + garbage),
+                                 "gzip, gzip"),
+            "bomb": (gzip_bomb, "gzip"),
+        }
+        make, coding = bodies[rest]
+        self.send(200, make(), headers={"Content-Encoding": coding})
+
+    def bad_status(self, rest: str, query: dict, count: int) -> None:
+        """A response whose status line is no HTTP status line (``garbage``: text; ``code``: a
+        status that is not a number), then a page."""
+        line = {"garbage": b"HELLO THERE\r\n", "code": b"HTTP/1.1 2OO OK\r\n"}[rest]
+        body = pages.control_page("bad status").encode()
+        self.wfile.write(line + b"Content-Type: text/html\r\nContent-Length: "
+                         + str(len(body)).encode() + b"\r\n\r\n" + body)
+        self.close_connection = True
+
+    def metadata(self, rest: str, query: dict, count: int) -> None:
+        """``huge``: 1 MB title, author, description, site name and JSON-LD values."""
+        self.send(200, pages.huge_metadata_page())
+
     def cookies(self, rest: str, query: dict, count: int) -> None:
         """Every page sets 100 new cookies of 4 kB and one of 8 kB, and links the next page."""
         n = int(rest or 0)
@@ -569,6 +610,9 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/sitemaps/", HostileHandler.sitemaps),
     ("/brotli/", HostileHandler.brotli),
     ("/cookies/", HostileHandler.cookies),
+    ("/coding/", HostileHandler.coding),
+    ("/bad-status/", HostileHandler.bad_status),
+    ("/metadata/", HostileHandler.metadata),
     ("/redirect/pretty/", HostileHandler.redirect_same_page),
     ("/cal/", HostileHandler.calendar),
     ("/list", HostileHandler.pagination),
@@ -595,6 +639,20 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/site/", HostileHandler.site),
     ("/group/", HostileHandler.group),
 ]
+
+@functools.cache
+def gzip_bomb(unit: bytes = b"<p>" + pages.FILLER.encode() + b"</p>", *, head: bytes = b"",
+              size: int = HUGE_BODY_SIZE) -> bytes:
+    """``head`` then ``unit`` repeated to ``size`` bytes, gzipped (about 1/200 of that; made
+    once per argument list)."""
+    compressor = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = unit * (CHUNK // len(unit) + 1)
+    parts = [compressor.compress(head)]
+    for _ in range(size // len(block)):
+        parts.append(compressor.compress(block))
+    parts.append(compressor.flush())
+    return b"".join(parts)
+
 
 #: Redirect targets that are no web URL, by name.
 NOWHERE_TARGETS: dict[str, str] = {
@@ -635,6 +693,10 @@ INDEX_LINKS: list[str] = [
 
 #: Smaller entry pages for crawls that need only some cases.
 GROUPS: dict[str, list[str]] = {
+    # Content codings beyond one gzip and brotli, an answer that is no HTTP, huge metadata.
+    "codings": [f"/coding/{kind}" for kind in ("zstd-broken", "zstd-ok", "deflate-broken",
+                                               "gzip-gzip", "gzip-gzip-broken", "bomb")]
+               + ["/bad-status/garbage", "/bad-status/code", "/metadata/huge"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
                   "/malformed/nulls"],
     # No metadata address here: this group is also crawled with the guard turned off.

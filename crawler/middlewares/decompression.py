@@ -1,0 +1,74 @@
+"""Scrapy's decompression, with a body that decodes to more than DOWNLOAD_MAXSIZE (a
+decompression bomb) counted and refused as an unusable response.
+
+Scrapy stops decoding at ``DOWNLOAD_MAXSIZE`` and raises ``IgnoreRequest`` with a WARNING, but
+counts nothing and the crawl cannot tell the page from one it chose to skip. Here the same
+limit gives ``response/decompressed_too_large``, one WARNING naming both sizes, and
+:class:`~crawler.unusable.UnusableResponse` (a start URL answered so fails the crawl). A body
+the content-coding check let through that still fails to decode (a coding no probe reaches) is
+``response/broken_content_encoding``, like the ones the check drops.
+"""
+
+from __future__ import annotations
+
+import logging
+import zlib
+
+import brotli
+from backports import zstd
+from scrapy import Request, Spider
+from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
+from scrapy.http import Response
+# Scrapy's own signal that decoding passed the limit (raised by its decoders, not public API).
+from scrapy.utils._compression import _DecompressionMaxSizeExceeded
+
+from crawler.unusable import UnusableResponse
+
+logger = logging.getLogger(__name__)
+
+#: What the zlib, brotli and zstd decoders raise on a body that is not their coding.
+DECODING_ERRORS = (zlib.error, brotli.error, zstd.ZstdError, OSError, EOFError)
+
+
+class _Undecodable(Exception):
+    """A body Scrapy's decoders gave up on: ``too_large`` (with the size reached) or broken."""
+
+    def __init__(self, too_large: bool, size: int = 0) -> None:
+        super().__init__()
+        self.too_large = too_large
+        self.size = size
+
+
+class BoundedDecompressionMiddleware(HttpCompressionMiddleware):
+    """Downloader middleware replacing Scrapy's HttpCompressionMiddleware at its place."""
+
+    def _handle_encoding(self, body: bytes, content_encoding: list[bytes],
+                         max_size: int) -> tuple[bytes, list[bytes]]:
+        """Scrapy's decoding; its failures become :class:`_Undecodable`, which the parent's
+        handler does not catch, so it reaches :meth:`process_response` below unlogged."""
+        try:
+            return super()._handle_encoding(body, content_encoding, max_size)
+        except _DecompressionMaxSizeExceeded as exc:
+            raise _Undecodable(True, exc.decompressed_size) from exc
+        except DECODING_ERRORS as exc:
+            raise _Undecodable(False) from exc
+
+    def process_response(self, request: Request, response: Response,
+                         spider: Spider | None = None) -> Request | Response:
+        """Decode as Scrapy does; count and refuse a body over the limit or undecodable."""
+        try:
+            return super().process_response(request, response)
+        except _Undecodable as exc:
+            assert self.stats is not None
+            coding = b", ".join(response.headers.getlist("Content-Encoding")).decode("latin-1")
+            if exc.too_large:
+                self.stats.inc_value("response/decompressed_too_large")
+                max_size = request.meta.get("download_maxsize", self._max_size)
+                logger.warning("Compressed body too large: %s (%d bytes of %s decode to more "
+                               "than DOWNLOAD_MAXSIZE, %d bytes); dropped", response.url,
+                               len(response.body), coding, max_size)
+                raise UnusableResponse("body too large once decompressed") from None
+            self.stats.inc_value("response/broken_content_encoding")
+            logger.warning("Broken %s body: %s (HTTP %d, %d bytes cannot be decoded); dropped",
+                           coding, response.url, response.status, len(response.body))
+            raise UnusableResponse(f"broken {coding} body") from None
