@@ -20,6 +20,21 @@ browser context of its own (chromium gives each context its own renderer, so nei
 nor the other renders alone wait for it; as many at once as the pool has pages). A page that
 times out even alone is the busy one: its script is stopped, its context closed, the request
 fails, counted (``render/script_terminated``) and logged once.
+
+The pages beside a busy one need not wait for the time limit to learn it: while pooled renders
+are in flight, the pool's renderer is asked a trivial script every ``STALL_CHECK_INTERVAL_S``;
+when it gives no answer for ``RENDER_STALL_MS`` (a page's script holds it), the script is stopped
+and every pooled render in flight is rendered again alone at once (``render/stalled``,
+``render/stall_rendered_alone``), so the innocent pages are stored seconds after the stall
+instead of after ``RENDER_TIMEOUT_MS``; the busy page, alone, still fails at its own limit.
+
+Requests that bring their own page, ask for theirs (``playwright_include_page``) or name a
+browser context are rendered as scrapy-playwright does, outside the pool, within the same time
+limit (``render/timeout_unpooled``). Past it, one that only names a context is rendered again
+alone like a pooled one (in a plain context: the named context's options do not follow it);
+one whose callback owns its page fails with a WARNING, its page closed: the page cannot be
+rendered again elsewhere without taking it from the callback, and its script cannot be stopped
+(a session opened on a busy page gets no answer).
 """
 
 from __future__ import annotations
@@ -39,11 +54,22 @@ logger = logging.getLogger(__name__)
 
 #: The context scrapy-playwright uses when a request names none.
 DEFAULT_CONTEXT = "default"
-#: A render past its time limit: Playwright's own (navigation) or the pool's watchdog (a page
-#: method, such as the settle wait, on a renderer that no longer runs anything else).
-RENDER_TIMEOUTS = (PlaywrightTimeoutError, asyncio.TimeoutError)
 #: Seconds a DevTools command to stop a page's script may take (it answers in milliseconds).
 TERMINATE_WAIT_S = 5.0
+#: Seconds between two checks that the pooled renderer still runs scripts (a check answers in
+#: milliseconds; the stall limit, RENDER_STALL_MS, is what a check may wait).
+STALL_CHECK_INTERVAL_S = 0.5
+
+
+class RendererStalled(Exception):
+    """The pool's renderer answered no script for RENDER_STALL_MS: a page's script holds it.
+    The renders in flight beside it are given up in the pool and rendered again alone."""
+
+
+#: A render past its time limit: Playwright's own (navigation), the pool's deadline (a page
+#: method, such as the settle wait, on a renderer that no longer runs anything else), or a
+#: renderer found stalled before either.
+RENDER_TIMEOUTS = (PlaywrightTimeoutError, asyncio.TimeoutError, RendererStalled)
 
 
 class RenderTimeout(Exception):
@@ -82,6 +108,18 @@ class PagePool:
         #: Cleared while the context is due for renewal: new requests wait for the new one.
         self.context_open = asyncio.Event()
         self.context_open.set()
+        #: Set when the renderer is found stalled; renders started before then watch this one,
+        #: later ones a new one.
+        self.stalled = asyncio.Event()
+        #: The task checking the renderer while renders are in flight, if one runs.
+        self.watchdog: asyncio.Task | None = None
+
+    def any_session(self) -> CDPSession | None:
+        """A DevTools session of an open page of the pool (they share its renderer)."""
+        for page, session in list(self.sessions.items()):
+            if not page.is_closed():
+                return session
+        return None
 
     def take_idle(self) -> Page | None:
         """A waiting page that is still open, or None."""
@@ -128,6 +166,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self._page_pool: PagePool | None = None
         #: Seconds a pooled render may take in all (navigation and page methods).
         self._render_deadline_s = 0.0
+        #: Seconds the pooled renderer may give no answer before it counts as stalled (0: off).
+        self._stall_s = 0.0
         #: Timed-out renders rendered again alone at once, each in its own context (renderer).
         self._alone_slots = asyncio.Semaphore(self.config.max_pages_per_context)
 
@@ -146,8 +186,43 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         if (self._page_pool is None or "playwright_page" in meta
                 or meta.get("playwright_include_page")
                 or meta.get("playwright_context", DEFAULT_CONTEXT) != DEFAULT_CONTEXT):
-            return await super()._download_request(request, spider)
+            return await self._render_unpooled(request, spider)
         return await self._download_in_pool(self._page_pool, request, spider)
+
+    async def _render_unpooled(self, request: Request, spider: Spider | None) -> Response:
+        """Render as scrapy-playwright does (a request with its own page or context), within
+        the render's time limit. Past it, a request that only names a context is rendered
+        again alone like a pooled one (its context's pages share a renderer too, so a busy
+        page among them stalls the others); one that brought its page or asked for it (whose
+        callback owns the page) fails, and the page it brought is closed."""
+        if not self._render_deadline_s:  # a spider without a render configuration
+            return await super()._download_request(request, spider)
+        meta = request.meta
+        owns_page = "playwright_page" in meta or bool(meta.get("playwright_include_page"))
+        try:
+            return await asyncio.wait_for(super()._download_request(request, spider),
+                                          self._render_deadline_s)
+        except RENDER_TIMEOUTS as exc:
+            self.stats.inc_value("render/timeout_unpooled")
+            if not owns_page:
+                self.stats.inc_value("render/timeout_rendered_alone")
+                logger.info("Rendering %s in browser context %r timed out (%s): rendering it "
+                            "again alone", request.url, meta.get("playwright_context"),
+                            type(exc).__name__)
+            else:
+                logger.warning("Rendering %s in a page its request brought or asked for took "
+                               "longer than the render's time limit (%.1f s): failed, not "
+                               "rendered again (the page's script could not be stopped)",
+                               request.url, self._render_deadline_s)
+                page = meta.get("playwright_page")
+                if isinstance(page, Page):
+                    try:
+                        await page.close(run_before_unload=False)
+                    except Exception as close_exc:  # the browser may be gone, the page too
+                        logger.debug("Closing a rendered page failed: %s", close_exc)
+                raise RenderTimeout(f"the render took longer than "
+                                    f"{self._render_deadline_s:.1f} s in its own page") from exc
+        return await self._render_alone(request, spider)
 
     def _make_pool(self) -> PagePool | None:
         """The page pool the spider's render configuration asks for (``page_reuse`` 1: each
@@ -159,6 +234,7 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         # the navigation's limit, then the settle wait after it, each of which a busy renderer
         # would stretch without end
         self._render_deadline_s = (config.timeout_ms + config.settle_max_ms) / 1000
+        self._stall_s = config.stall_ms / 1000
         return PagePool(self.config.max_pages_per_context, config.page_reuse,
                         config.context_reuse)
 
@@ -168,11 +244,57 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         kept the shared renderer busy), render it again alone."""
         try:
             return await self._render_pooled(pool, request, spider)
+        except RendererStalled:
+            self.stats.inc_value("render/stall_rendered_alone")
+            logger.info("Rendering %s stopped (its renderer stalled): rendering it again alone",
+                        request.url)
         except RENDER_TIMEOUTS as exc:
             self.stats.inc_value("render/timeout_rendered_alone")
             logger.info("Rendering %s timed out (%s): rendering it again alone", request.url,
                         type(exc).__name__)
         return await self._render_alone(request, spider)
+
+    async def _watch_renderer(self, pool: PagePool) -> None:
+        """While pooled renders are in flight, check that their renderer answers a trivial
+        script; when it gives none for RENDER_STALL_MS, stop the script holding it and tell the
+        renders in flight (they are rendered again alone)."""
+        try:
+            while pool.rendering > 0:
+                session = pool.any_session()
+                if session is not None:
+                    try:
+                        await asyncio.wait_for(
+                            session.send("Runtime.evaluate", {"expression": "0"}), self._stall_s)
+                    except asyncio.TimeoutError:
+                        await terminate_script(session)
+                        self.stats.inc_value("render/stalled")
+                        logger.warning("The renderer of the pooled pages answered nothing for "
+                                       "%.1f s (RENDER_STALL_MS; a page's script never yields): "
+                                       "its script was stopped and the %d renders in flight are "
+                                       "rendered again alone", self._stall_s, pool.rendering)
+                        stalled, pool.stalled = pool.stalled, asyncio.Event()
+                        stalled.set()
+                    except Exception as exc:  # a page navigating or closing: not a stall
+                        logger.debug("Renderer check failed: %s", exc)
+                await asyncio.sleep(STALL_CHECK_INTERVAL_S)
+        finally:
+            pool.watchdog = None
+
+    async def _until_stalled(self, download: Any, stalled: asyncio.Event) -> Response:
+        """The result of ``download`` (a coroutine), or :class:`RendererStalled` when
+        ``stalled`` is set first (the download is then cancelled)."""
+        task = asyncio.ensure_future(download)
+        waiter = asyncio.ensure_future(stalled.wait())
+        try:
+            await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+            if not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        if task.cancelled():
+            raise RendererStalled("the renderer stalled")
+        return task.result()
 
     async def _render_alone(self, request: Request, spider: Spider | None) -> Response:
         """Render ``request`` in a browser context of its own (and so a renderer of its own),
@@ -223,9 +345,15 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                     pool.sessions[page] = await page.context.new_cdp_session(page)
                 meta["playwright_page"] = page
                 meta["playwright_include_page"] = True
+                download = asyncio.wait_for(super()._download_request(request, spider),
+                                            self._render_deadline_s)
                 try:
-                    response = await asyncio.wait_for(super()._download_request(request, spider),
-                                                      self._render_deadline_s)
+                    if self._stall_s:
+                        if pool.watchdog is None:
+                            pool.watchdog = asyncio.ensure_future(self._watch_renderer(pool))
+                        response = await self._until_stalled(download, pool.stalled)
+                    else:
+                        response = await download
                 except RENDER_TIMEOUTS:
                     # the renderer's pages share one script thread: free it for the others
                     await terminate_script(pool.sessions.get(page))

@@ -167,6 +167,10 @@ class RenderConfig:
     #: Requests the pooled pages' browser context serves before it is closed with its pages
     #: and a new one opened (0: never), which lets chromium end the renderer they shared.
     context_reuse: int = 0
+    #: A pooled renderer that answers no trivial script for this long is held by a busy
+    #: script: the renders in flight beside it are rendered again alone at once (0: only at
+    #: the render's time limit).
+    stall_ms: int = 0
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> RenderConfig:
@@ -185,7 +189,9 @@ class RenderConfig:
                    page_reuse=read_number(settings, "RENDER_PAGE_REUSE", whole=True, minimum=1,
                                           maximum=100_000),
                    context_reuse=read_number(settings, "RENDER_CONTEXT_REUSE", whole=True,
-                                             minimum=0, maximum=1_000_000))
+                                             minimum=0, maximum=1_000_000),
+                   stall_ms=read_number(settings, "RENDER_STALL_MS", whole=True, minimum=0,
+                                        maximum=600_000))
 
     def request_meta(self) -> dict[str, Any]:
         """``Request.meta`` that sends a request through the browser."""

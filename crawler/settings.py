@@ -246,6 +246,12 @@ RENDER_SETTLE_MAX_MS = 1500
 # has the script holding the shared renderer stopped and is rendered again alone; a page that
 # times out alone too fails (README, "Rendering").
 RENDER_TIMEOUT_MS = 30000
+# While pooled renders are in flight their renderer is asked a trivial script every half second;
+# one that gives no answer for RENDER_STALL_MS is held by a busy script: its script is stopped and
+# the renders in flight are rendered again alone at once instead of at RENDER_TIMEOUT_MS (0: off).
+# Five seconds: no page's own script holds the main thread that long in one go on a busy machine
+# without being a loop; a false alarm costs the pages in flight a render alone, not the page.
+RENDER_STALL_MS = 5000
 # Requests one browser page serves before it is closed and a new one opened (1: a new page for
 # every request). Opening a page costs chromium about as much CPU as rendering one (README,
 # "Rendering throughput"); replacing pages now and then bounds what they accumulate.

@@ -22,7 +22,7 @@ _SEPARATOR = "\x00"  # no XML text holds a NUL character
 
 
 class SitemapBacklog:
-    """A FIFO of (URL, lastmod) pairs on disk, opened on first use (a JOBDIR's is read only
+    """A FIFO of (URL, lastmod, sitemap URL) records on disk, opened on first use (a JOBDIR's is read only
     then, once the resume guard has judged the job directory)."""
 
     def __init__(self, jobdir: str | None = None) -> None:
@@ -49,20 +49,24 @@ class SitemapBacklog:
         queue = self._open(create=False)
         return len(queue) if queue is not None else 0
 
-    def push(self, url: str, lastmod: str = "") -> None:
-        """Add one URL (with its sitemap lastmod, possibly empty) at the end."""
+    def push(self, url: str, lastmod: str = "", sitemap: str = "") -> None:
+        """Add one URL (with its sitemap lastmod and the sitemap listing it, either possibly
+        empty) at the end."""
         queue = self._open(create=True)
         assert queue is not None
-        queue.push(f"{url}{_SEPARATOR}{lastmod}".encode("utf-8", "surrogatepass"))
+        record = _SEPARATOR.join((url, lastmod, sitemap))
+        queue.push(record.encode("utf-8", "surrogatepass"))
 
-    def pop(self) -> tuple[str, str] | None:
-        """The oldest (URL, lastmod), or None when empty."""
+    def pop(self) -> tuple[str, str, str] | None:
+        """The oldest (URL, lastmod, sitemap URL), or None when empty (the sitemap URL is empty
+        in a record a version before it wrote into a JOBDIR)."""
         queue = self._open(create=False)
         record = queue.pop() if queue is not None else None
         if record is None:
             return None
-        url, _, lastmod = record.decode("utf-8", "surrogatepass").partition(_SEPARATOR)
-        return url, lastmod
+        url, _, rest = record.decode("utf-8", "surrogatepass").partition(_SEPARATOR)
+        lastmod, _, sitemap = rest.partition(_SEPARATOR)
+        return url, lastmod, sitemap
 
     def close(self) -> None:
         """Close the file: kept in JOBDIR when URLs remain, removed otherwise."""

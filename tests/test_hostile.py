@@ -414,6 +414,11 @@ def test_sitemap_urls_are_queued_a_batch_at_a_time(settings, spider_args, stored
         assert len(paths) == 8 and "/ok/1" in paths
         assert result.stats["sitemaps/urls"] + result.stats["sitemaps/urls_not_requested"] == 40
     assert "Traceback" not in result.log
+    # Each request says where its URL was found, as a followed link does: a sitemap page
+    # request its sitemap, the sitemap robots.txt.
+    base = sitemap_server.base
+    assert {h.referer for h in sitemap_server.hits("/many/t/")} == {f"{base}/many/sitemap/40.xml"}
+    assert {h.referer for h in sitemap_server.hits("/many/sitemap/")} == {f"{base}/robots.txt"}
 
 
 def test_one_of_two_pages_refreshing_to_each_other_is_stored(full_crawl, hostile_server) -> None:
@@ -476,10 +481,12 @@ CODING_CASES = [
     Case("50 MB of HTML gzipped to 230 kB", {"response/decompressed_too_large": 1},
          "Compressed body too large: {base}/coding/bomb (228736 bytes of gzip decode to more "
          "than DOWNLOAD_MAXSIZE", not_stored=("/coding/bomb",)),
-    Case("a status line that is no HTTP status line", {"response/not_http": 2},
-         "Not an HTTP answer from {base}/bad-status/garbage (non-integer status code: "
+    Case("a status line that is no HTTP status line, a NUL in a header name, two "
+         "Content-Length headers that disagree", {"response/not_http": 4},
+         "Not an HTTP answer from {base}/bad-answer/garbage (non-integer status code: "
          "b'HELLO THERE'); not retried",
-         not_stored=("/bad-status/garbage", "/bad-status/code")),
+         not_stored=tuple(f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
+                                                             "two-lengths"))),
     Case("a gzipped sitemap that decompresses past DOWNLOAD_MAXSIZE", {"sitemaps/too_large": 1},
          "Ignored {base}/sitemaps/bomb.xml.gz: a gzipped sitemap of ",
          not_stored=("/ok/bomb",)),
@@ -506,10 +513,11 @@ def test_coding_case_is_counted_logged_and_stored_as_expected(case: Case,
     assert "errors/" not in " ".join(result.stats)  # each is named, none a generic error
 
 
-def test_an_answer_that_is_no_http_is_not_retried(codings_crawl) -> None:
-    _, server = codings_crawl
-    assert len(server.hits("/bad-status/garbage")) == 1
-    assert len(server.hits("/bad-status/code")) == 1
+@pytest.mark.parametrize("kind", ["garbage", "code", "nul-header", "two-lengths"])
+def test_an_answer_that_is_no_http_is_not_retried(kind: str, codings_crawl) -> None:
+    result, server = codings_crawl
+    assert len(server.hits(f"/bad-answer/{kind}")) == 1
+    assert f"Not an HTTP answer from {server.base}/bad-answer/{kind} (" in result.log
 
 
 def test_huge_metadata_is_stored_bounded(codings_crawl) -> None:
@@ -549,7 +557,7 @@ def test_start_urls_answered_with_no_page_fail_the_crawl(hostile_server, tmp_pat
     """A start URL that answers, but with a redirect loop, a redirect to no web URL, a binary
     or an empty body gives nothing to crawl: exit code 6, as an HTTP error would, not 0."""
     starts = ["/redirect/loop/a", "/redirect/nowhere/file", "/binary/pdf", "/empty",
-              "/bad-status/garbage", "/coding/bomb", "/coding/zstd-broken"]
+              "/bad-answer/garbage", "/coding/bomb", "/coding/zstd-broken"]
     result = run_crawl(",".join(hostile_server.base + s for s in starts), tmp_path,
                        spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
     assert result.returncode == 6, result.log[-3000:]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from crawler.rendering import (BLOCKED_RESOURCE_TYPES, RenderConfig, find_browse
                                javascript_signals, launch_options, looks_like_js_shell,
                                should_abort_request)
 from crawler.startup import SettingError
-from tests.conftest import SITES_DIR, project_settings, run_crawl
+from tests.conftest import (REPO_ROOT, SITES_DIR, crawl_command, project_settings, read_crawl,
+                            run_crawl)
 
 PROSE = "<p>" + "Plain server-rendered prose that a reader sees without JavaScript. " * 8 + "</p>"
 
@@ -218,14 +220,18 @@ BUSY_PAGE = """<!DOCTYPE html>
 MARKERS = {"one": "amber kestrel", "two": "cobalt heron", "three": "saffron otter"}
 
 
-@pytest.mark.parametrize(("busy_script", "browser"), [
-    ("while (true) {}", None),  # the browser the crawl chooses (the headless shell)
+@pytest.mark.parametrize(("busy_script", "browser", "limits"), [
+    # found at the render's time limit (RENDER_STALL_MS is longer)
+    ("while (true) {}", None, {}),  # the browser the crawl chooses (the headless shell)
     # busy again every time it is stopped; Debian's chromium
-    ("setInterval(() => { while (true) {} }, 10);", "chromium"),
+    ("setInterval(() => { while (true) {} }, 10);", "chromium", {}),
+    # found stalled after a second: the pages beside it are rendered again alone long before
+    # the time limit; only the busy page, alone, waits for it
+    ("while (true) {}", None, {"RENDER_TIMEOUT_MS": 8000, "RENDER_STALL_MS": 1000}),
 ])
 def test_busy_script_does_not_cost_the_pages_rendered_beside_it(
-        busy_script: str, browser: str | None, serve_site, tmp_path: Path,
-        chromium_path: str) -> None:
+        busy_script: str, browser: str | None, limits: dict[str, int], serve_site,
+        tmp_path: Path, chromium_path: str) -> None:
     """A page whose script never yields stalls the renderer its pages share: the pages beside
     it are rendered again alone and stored; the busy one has its script stopped and fails."""
     site = tmp_path / "site"
@@ -243,7 +249,7 @@ def test_busy_script_does_not_cost_the_pages_rendered_beside_it(
                        spider_args={"render": "always", "sitemaps": "false"},
                        settings={"RENDER_TIMEOUT_MS": 2000, "RENDER_SETTLE_MAX_MS": 500,
                                  "QUALITY_GATE_MIN_SCORE": 0,
-                                 **({"CHROMIUM_PATH": browser} if browser else {})})
+                                 **({"CHROMIUM_PATH": browser} if browser else {}), **limits})
     assert result.returncode == 0, result.log[-3000:]
     by_path = {url.removeprefix(server.origin): item
                for url, item in zip(result.urls(), result.items)}
@@ -257,3 +263,46 @@ def test_busy_script_does_not_cost_the_pages_rendered_beside_it(
     assert result.stats["render/script_terminated"] == 1
     assert result.stats["errors/RenderTimeout"] == 1
     assert result.log.count("Stopped the scripts of") == 1
+    if "RENDER_STALL_MS" in limits:  # nothing in the pool waited for the time limit
+        assert result.stats["render/stalled"] >= 1
+        assert result.stats["render/stall_rendered_alone"] >= 1
+        assert "render/timeout_rendered_alone" not in result.stats
+        assert "answered nothing for 1.0 s (RENDER_STALL_MS" in result.log
+    else:
+        assert "render/stalled" not in result.stats
+
+
+def test_busy_script_in_a_named_context_does_not_cost_the_pages_beside_it(
+        serve_site, tmp_path: Path, chromium_path: str) -> None:
+    """Requests naming a browser context of their own are rendered outside the page pool, but
+    their context's pages share a renderer too: past the time limit they are rendered again
+    alone like pooled ones, and only the busy page fails."""
+    site = tmp_path / "site"
+    site.mkdir()
+    links = "".join(f'<li><a href="/{name}.html">{name}</a></li>' for name in ["busy", "one"])
+    (site / "index.html").write_text(
+        f"<!DOCTYPE html><html><head><title>Home</title></head><body><ul>{links}</ul></body>"
+        "</html>")
+    (site / "busy.html").write_text(BUSY_PAGE.format(script="while (true) {}"))
+    (site / "one.html").write_text(APP_PAGE.format(title="Page one", marker=MARKERS["one"]))
+    server = serve_site(site)
+    workdir = tmp_path / "crawl"
+    workdir.mkdir()
+    command = crawl_command(server.url("/"), workdir,
+                            spider_args={"render": "always", "sitemaps": "false"},
+                            settings={"RENDER_TIMEOUT_MS": 2000, "RENDER_SETTLE_MAX_MS": 500,
+                                      "QUALITY_GATE_MIN_SCORE": 0})
+    spider_file = Path(__file__).with_name("own_context_spider.py")
+    command[command.index("crawl"):command.index("domain") + 1] = ["runspider", str(spider_file)]
+    completed = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True,
+                               timeout=180)
+    result = read_crawl(completed.returncode, completed.stdout + completed.stderr, workdir)
+    assert result.returncode == 0, result.log[-3000:]
+    by_path = {url.removeprefix(server.origin): item
+               for url, item in zip(result.urls(), result.items)}
+    assert MARKERS["one"] in by_path["/one.html"]["content_text"]  # what must stay
+    assert "/busy.html" not in by_path  # what must go
+    assert result.stats["render/timeout_unpooled"] >= 1
+    assert "in browser context 'own' timed out" in result.log
+    assert result.stats["render/script_terminated"] == 1
+    assert result.stats["errors/RenderTimeout"] == 1

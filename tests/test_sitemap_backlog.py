@@ -9,15 +9,17 @@ import pytest
 
 from crawler.sitemap_backlog import JOBDIR_FOLDER, SitemapBacklog
 
-ENTRIES = [("https://example.com/a", "2026-01-02"), ("https://example.com/é?q=1", ""),
-           ("https://example.com/c", "2026-03-04T05:06:07+00:00")]
+SITEMAP = "https://example.com/sitemap.xml"
+ENTRIES = [("https://example.com/a", "2026-01-02", SITEMAP),
+           ("https://example.com/é?q=1", "", SITEMAP),
+           ("https://example.com/c", "2026-03-04T05:06:07+00:00", "")]
 
 
 def test_urls_come_back_in_order_with_their_lastmod() -> None:
     backlog = SitemapBacklog()
     assert len(backlog) == 0 and backlog.pop() is None  # nothing created until used
-    for url, lastmod in ENTRIES:
-        backlog.push(url, lastmod)
+    for entry in ENTRIES:
+        backlog.push(*entry)
     assert len(backlog) == 3
     assert [backlog.pop() for _ in range(4)] == [*ENTRIES, None]
     backlog.close()
@@ -26,8 +28,8 @@ def test_urls_come_back_in_order_with_their_lastmod() -> None:
 @pytest.mark.parametrize(("taken", "kept"), [(1, True), (3, False)])
 def test_jobdir_keeps_what_was_not_requested(tmp_path: Path, taken: int, kept: bool) -> None:
     first = SitemapBacklog(str(tmp_path))
-    for url, lastmod in ENTRIES:
-        first.push(url, lastmod)
+    for entry in ENTRIES:
+        first.push(*entry)
     for _ in range(taken):
         first.pop()
     first.close()
@@ -35,6 +37,17 @@ def test_jobdir_keeps_what_was_not_requested(tmp_path: Path, taken: int, kept: b
     resumed = SitemapBacklog(str(tmp_path))
     assert len(resumed) == 3 - taken
     assert [resumed.pop() for _ in range(3 - taken)] == ENTRIES[taken:]
+    resumed.close()
+
+
+def test_a_record_of_an_older_version_reads_without_its_sitemap(tmp_path: Path) -> None:
+    from queuelib import FifoDiskQueue
+
+    old = FifoDiskQueue(str(tmp_path / JOBDIR_FOLDER))
+    old.push("https://example.com/a\x002026-01-02".encode())
+    old.close()
+    resumed = SitemapBacklog(str(tmp_path))
+    assert resumed.pop() == ("https://example.com/a", "2026-01-02", "")
     resumed.close()
 
 

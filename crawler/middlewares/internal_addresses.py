@@ -9,8 +9,10 @@ start hosts are exempt (a crawl of an intranet site, or of a test server on 127.
 allowed), and ``ALLOW_INTERNAL_ADDRESSES = True`` turns the guard off. Stats:
 ``internal_address/refused`` and ``internal_address/refused/{link,redirect}``.
 
-Limit: the downloader resolves the name again when it connects, so a DNS answer that changes
-between the two lookups (DNS rebinding) is not caught here.
+Limit: the downloader resolves the name again when it first connects (and keeps that answer
+for the crawl, in Scrapy's DNS cache), so a DNS answer that changes between the two first
+lookups (DNS rebinding with a zero TTL) is not caught here, and start hosts are exempt whatever
+they resolve to (README, "Hostile input").
 """
 
 from __future__ import annotations

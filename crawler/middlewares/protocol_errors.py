@@ -1,8 +1,10 @@
 """Refuse, without retrying, an answer that is not HTTP: a status line that is no status line
-(``HELLO THERE``, ``HTTP/1.1 2OO OK``) or a header line the client cannot parse.
+(``HELLO THERE``, ``HTTP/1.1 2OO OK``), a header line the client cannot parse, a header name
+no header may have (a NUL byte), two ``Content-Length`` headers that disagree.
 
-Twisted's HTTP client fails such an answer with a ``ParseError`` wrapped in ``ResponseFailed``;
-Scrapy retried it ``RETRY_TIMES`` and logged the raw ``Failure`` list. A server that speaks no
+Twisted's HTTP client fails such an answer with a ``ParseError`` (or a ``ValueError``, which its
+``InvalidHeaderName`` is) wrapped in ``ResponseFailed``; Scrapy retried it ``RETRY_TIMES`` and
+logged the raw ``Failure`` list. A server that speaks no
 HTTP on the crawl's port answers the same way the next time, so here it is counted
 (``response/not_http``), logged once (WARNING, with the line that failed) and dropped as an
 :class:`~crawler.unusable.UnusableResponse` (a start URL answered so fails the crawl).
@@ -26,17 +28,19 @@ QUOTED_CHARS = 120
 MAX_CAUSES = 10
 
 
-def parse_error_of(exception: BaseException) -> ParseError | None:
-    """The ``ParseError`` behind a download error (Scrapy wraps Twisted's ``ResponseFailed``,
-    which lists the failures it collected), or None."""
+#: What Twisted's response parser raises on an answer that breaks HTTP's syntax.
+MALFORMED_ANSWER = (ParseError, ValueError)
+
+
+def parse_error_of(exception: BaseException) -> Exception | None:
+    """The parser's error behind a download error (Scrapy wraps Twisted's ``ResponseFailed``,
+    which lists the failures it collected while reading the answer), or None."""
     seen = 0
     current: BaseException | None = exception
     while current is not None and seen < MAX_CAUSES:
-        if isinstance(current, ParseError):
-            return current
         if isinstance(current, ResponseFailed):
             for reason in current.reasons:
-                if isinstance(reason.value, ParseError):
+                if isinstance(reason.value, MALFORMED_ANSWER):
                     return reason.value
         current = current.__cause__ or current.__context__
         seen += 1
@@ -61,7 +65,10 @@ class ProtocolErrorMiddleware:
         error = parse_error_of(exception)
         if error is None:
             return None
-        reason, line = (error.args + (b"",))[:2]
+        if isinstance(error, ParseError):
+            reason, line = (error.args + (b"",))[:2]
+        else:
+            reason, line = type(error).__name__, (error.args or ("",))[0]
         quoted = line[:QUOTED_CHARS] if isinstance(line, bytes) else str(line)[:QUOTED_CHARS]
         self.stats.inc_value("response/not_http")
         logger.warning("Not an HTTP answer from %s (%s: %r); not retried", request.url,

@@ -30,6 +30,7 @@ from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest, StopD
 from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.http import Response, TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.spidermiddlewares.referer import ReferrerPolicy, RefererMiddleware
 from scrapy.utils.gz import gunzip
 # Scrapy's signal that gunzip passed its size limit (not public API).
 from scrapy.utils._compression import _DecompressionMaxSizeExceeded
@@ -269,6 +270,9 @@ class DomainSpider(Spider):
         #: sitemap URLs. A request leaves the set when Scrapy drops it, whatever the reason.
         self.sitemap_requests_alive: weakref.WeakSet[Request] = weakref.WeakSet()
         self.sitemap_urls_taken = 0
+        #: The crawl's referrer policy (REFERRER_POLICY), for the sitemap page requests, which
+        #: reach the scheduler past the spider middlewares; None when REFERER_ENABLED is off.
+        self.sitemap_referrer: ReferrerPolicy | None = None  # set in from_crawler
         self.render_config: RenderConfig | None = None  # RENDER_*, read in from_crawler
 
     @classmethod
@@ -293,6 +297,8 @@ class DomainSpider(Spider):
         if spider.config is not None:
             spider.allowed_domains = sorted(spider.config.scope.hosts)
         spider.sitemap_backlog = SitemapBacklog(job_dir(crawler.settings))
+        if crawler.settings.getbool("REFERER_ENABLED"):
+            spider.sitemap_referrer = RefererMiddleware(crawler.settings).default_policy()
         crawler.signals.connect(spider.on_scheduler_empty, signal=signals.scheduler_empty)
         crawler.signals.connect(spider.on_spider_idle, signal=signals.spider_idle)
         return spider
@@ -749,7 +755,7 @@ class DomainSpider(Spider):
         room = len(pages) if not limits.max_urls else max(
             0, limits.max_urls - self.sitemap_urls_taken)
         for url, lastmod in pages[:room]:
-            self.sitemap_backlog.push(url, lastmod)
+            self.sitemap_backlog.push(url, lastmod, sitemap_url)
         taken = min(room, len(pages))
         self.sitemap_urls_taken += taken
         stats.inc_value("sitemaps/urls_read", taken)
@@ -788,8 +794,12 @@ class DomainSpider(Spider):
             entry = backlog.pop()
             if entry is None:
                 break
-            url, lastmod = entry
+            url, lastmod, sitemap = entry
             request = self._page_request(url, depth=1)
+            referrer = (self.sitemap_referrer.referrer(sitemap, url)
+                        if sitemap and self.sitemap_referrer is not None else None)
+            if referrer:  # the sitemap listing it, as a link's page is its Referer
+                request.headers["Referer"] = referrer
             request.meta[SITEMAP_URL_META] = True
             if lastmod:
                 request.meta[META_LASTMOD] = lastmod

@@ -39,6 +39,7 @@ class Hit:
     host: str
     at: float
     cookie_bytes: int = 0
+    referer: str = ""
 
 
 class HostileServer(ThreadingHTTPServer):
@@ -73,10 +74,10 @@ class HostileServer(ThreadingHTTPServer):
         """Base URL of the server by IP address."""
         return f"http://127.0.0.1:{self.port}"
 
-    def record(self, path: str, host: str, cookie_bytes: int = 0) -> int:
+    def record(self, path: str, host: str, cookie_bytes: int = 0, referer: str = "") -> int:
         """Log one request; return how many times this path (with query) was requested so far."""
         with self._lock:
-            self._hits.append(Hit(path, host, time.monotonic(), cookie_bytes))
+            self._hits.append(Hit(path, host, time.monotonic(), cookie_bytes, referer))
             self._counts[path] += 1
             return self._counts[path]
 
@@ -143,7 +144,8 @@ class HostileHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
         """Record the hit and dispatch on the longest matching route."""
         count = self.server.record(self.path, self.headers.get("Host") or "",
-                                   len(self.headers.get("Cookie") or ""))
+                                   len(self.headers.get("Cookie") or ""),
+                                   self.headers.get("Referer") or "")
         split = urlsplit(self.path)
         for prefix, handler in ROUTES:
             if split.path == prefix or (prefix.endswith("/") and prefix != "/"
@@ -499,13 +501,19 @@ class HostileHandler(BaseHTTPRequestHandler):
         make, coding = bodies[rest]
         self.send(200, make(), headers={"Content-Encoding": coding})
 
-    def bad_status(self, rest: str, query: dict, count: int) -> None:
-        """A response whose status line is no HTTP status line (``garbage``: text; ``code``: a
-        status that is not a number), then a page."""
-        line = {"garbage": b"HELLO THERE\r\n", "code": b"HTTP/1.1 2OO OK\r\n"}[rest]
-        body = pages.control_page("bad status").encode()
-        self.wfile.write(line + b"Content-Type: text/html\r\nContent-Length: "
-                         + str(len(body)).encode() + b"\r\n\r\n" + body)
+    def bad_answer(self, rest: str, query: dict, count: int) -> None:
+        """An answer that breaks HTTP, then a page: a status line that is no status line
+        (``garbage``: text; ``code``: a status that is not a number), a header name holding a
+        NUL byte (``nul-header``), two Content-Length headers that disagree
+        (``two-lengths``)."""
+        body = pages.control_page("bad answer").encode()
+        length = b"Content-Length: " + str(len(body)).encode() + b"\r\n"
+        status = {"garbage": b"HELLO THERE\r\n", "code": b"HTTP/1.1 2OO OK\r\n"}.get(
+            rest, b"HTTP/1.1 200 OK\r\n")
+        extra = {"nul-header": b"X-Bad\x00: v\r\n", "two-lengths": b"Content-Length: 5\r\n"}.get(
+            rest, b"")
+        self.wfile.write(status + b"Content-Type: text/html\r\n" + length + extra + b"\r\n"
+                         + body)
         self.close_connection = True
 
     def metadata(self, rest: str, query: dict, count: int) -> None:
@@ -611,7 +619,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/brotli/", HostileHandler.brotli),
     ("/cookies/", HostileHandler.cookies),
     ("/coding/", HostileHandler.coding),
-    ("/bad-status/", HostileHandler.bad_status),
+    ("/bad-answer/", HostileHandler.bad_answer),
     ("/metadata/", HostileHandler.metadata),
     ("/redirect/pretty/", HostileHandler.redirect_same_page),
     ("/cal/", HostileHandler.calendar),
@@ -696,7 +704,9 @@ GROUPS: dict[str, list[str]] = {
     # Content codings beyond one gzip and brotli, an answer that is no HTTP, huge metadata.
     "codings": [f"/coding/{kind}" for kind in ("zstd-broken", "zstd-ok", "deflate-broken",
                                                "gzip-gzip", "gzip-gzip-broken", "bomb")]
-               + ["/bad-status/garbage", "/bad-status/code", "/metadata/huge"],
+               + [f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
+                                                      "two-lengths")]
+               + ["/metadata/huge"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
                   "/malformed/nulls"],
     # No metadata address here: this group is also crawled with the guard turned off.
