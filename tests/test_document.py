@@ -1,11 +1,12 @@
-"""The parser's guard against elements with absurdly many attributes (``limit_attributes``)."""
+"""The parser's guards: against elements with absurdly many attributes (``limit_attributes``),
+and against a page over the size limit losing its article to the code before it."""
 
 from __future__ import annotations
 
 import pytest
 
-from crawler.extraction.document import MAX_ATTRIBUTES, _LONG_TAG, _ATTRIBUTE, limit_attributes, \
-    parse_html
+from crawler.extraction.document import MAX_ATTRIBUTES, MAX_HTML_BYTES, _LONG_TAG, _ATTRIBUTE, \
+    drop_code_text, limit_attributes, parse_html
 
 
 def _attrs(count: int, start: int = 0) -> str:
@@ -74,3 +75,27 @@ def test_parsed_page_keeps_text_after_a_cut_element() -> None:
     div = tree.find(".//div")
     assert len(div.attrib) == MAX_ATTRIBUTES
     assert div.text == "inside" and tree.find(".//p").text == "after"
+
+
+@pytest.mark.parametrize(("markup", "expected"), [
+    ("<script>var a = 1;</script><p>Text</p>", "<script></script><p>Text</p>"),
+    ("<STYLE media=x>p { color: red }</STYLE><p>Text</p>", "<STYLE media=x></STYLE><p>Text</p>"),
+    # data the extraction reads stays
+    ('<script type="application/ld+json">{"a": 1}</script><p>T</p>',
+     '<script type="application/ld+json">{"a": 1}</script><p>T</p>'),
+    # a script left open keeps its text (and the page after it)
+    ("<p>A</p><script>var a = '<p>B</p>';", "<p>A</p><script>var a = '<p>B</p>';"),
+    ("<p>No code at all.</p>", "<p>No code at all.</p>"),
+    ("<scripts>not code</scripts>", "<scripts>not code</scripts>"),
+])
+def test_code_text_is_dropped_and_markup_kept(markup: str, expected: str) -> None:
+    assert drop_code_text(markup) == expected
+
+
+def test_a_page_over_the_size_limit_keeps_the_article_after_its_scripts() -> None:
+    code = "<script>" + "x = 1;\n" * (MAX_HTML_BYTES // 7 + 1) + "</script>"
+    page = f"<html><head>{code}</head><body><p>The article after the code.</p></body></html>"
+    doc = parse_html(page)
+    assert not doc.truncated
+    assert "The article after the code." in doc.tree.text_content()
+    assert "x = 1" not in doc.tree.text_content()

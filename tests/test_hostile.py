@@ -520,6 +520,18 @@ def test_an_answer_that_is_no_http_is_not_retried(kind: str, codings_crawl) -> N
     assert f"Not an HTTP answer from {server.base}/bad-answer/{kind} (" in result.log
 
 
+def test_a_huge_inline_script_costs_the_article_nothing(codings_crawl) -> None:
+    """7 MB of script in the head passed the parser's size limit, which cut the page before its
+    body: the article was lost. The script's text goes first now (extraction drops it anyway);
+    the JSON-LD after it is read."""
+    result, server = codings_crawl
+    row = next(r for r in result.rows("url, title, author, content_text")
+               if r["url"] == f"{server.base}/malformed/huge-script")
+    assert "Text after a huge script." in row["content_text"]
+    assert "var x" not in row["content_text"]
+    assert (row["title"], row["author"]) == ("Huge inline script", "Ada Lovelace")
+
+
 def test_huge_metadata_is_stored_bounded(codings_crawl) -> None:
     result, server = codings_crawl
     row = next(r for r in result.rows("url, title, author, description, site_name, "

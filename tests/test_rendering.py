@@ -185,6 +185,8 @@ def test_one_disable_features_switch_keeps_playwrights_list(user_args: list[str]
     ({"RENDER_CONTEXT_REUSE": "1000", "RENDER_PAGE_REUSE": "1"}, 1, 1000, None),
     ({"RENDER_CONTEXT_REUSE": "-1"}, None, None, "RENDER_CONTEXT_REUSE must be a whole number"),
     ({"RENDER_CONTEXT_REUSE": "often"}, None, None, "RENDER_CONTEXT_REUSE must be a whole"),
+    ({"RENDER_STALL_MS": "-5"}, None, None, "RENDER_STALL_MS must be a whole number"),
+    ({"RENDER_STALL_MS": "soon"}, None, None, "RENDER_STALL_MS must be a whole"),
 ])
 def test_render_config_reads_page_and_context_reuse(overrides: dict[str, str],
                                                     page_reuse: int | None,

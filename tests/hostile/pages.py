@@ -293,3 +293,16 @@ def huge_metadata_page() -> str:
             f'<meta property="og:site_name" content="{value}">'
             f'<script type="application/ld+json">{json_ld}</script></head>'
             f'<body><main><article>{paragraphs}</article></main></body></html>')
+
+
+def huge_script_page(size: int = 7 * 1024 * 1024) -> str:
+    """An article after ``size`` characters of inline script in its head (past the parser's
+    size limit, which cut the page before its body), with JSON-LD after the script."""
+    code = "var x = 1;\n" * (size // 11)
+    json_ld = json.dumps({"@context": "https://schema.org", "@type": "NewsArticle",
+                          "author": {"@type": "Person", "name": "Ada Lovelace"},
+                          "datePublished": "2026-03-04T10:00:00Z"})
+    head = (f"<script>{code}</script><style>p {{ color: red }}</style>"
+            f'<script type="application/ld+json">{json_ld}</script>')
+    return article("Huge inline script", ["Text after a huge script. " + FILLER, FILLER],
+                   head=head)

@@ -557,7 +557,8 @@ class HostileHandler(BaseHTTPRequestHandler):
             "attributes": pages.many_attributes_page, "deep": pages.deep_block_page,
             "unreadable-urls": pages.unreadable_urls_page,
             "json-ld-surrogates": lambda: pages.json_ld_page("surrogates"),
-            "json-ld-deep": lambda: pages.json_ld_page("deep")}
+            "json-ld-deep": lambda: pages.json_ld_page("deep"),
+            "huge-script": pages.huge_script_page}
         self.send(200, makers[rest]())
 
     def xss(self, rest: str, query: dict, count: int) -> None:
@@ -706,7 +707,7 @@ GROUPS: dict[str, list[str]] = {
                                                "gzip-gzip", "gzip-gzip-broken", "bomb")]
                + [f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
                                                       "two-lengths")]
-               + ["/metadata/huge"],
+               + ["/metadata/huge", "/malformed/huge-script"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
                   "/malformed/nulls"],
     # No metadata address here: this group is also crawled with the guard turned off.
