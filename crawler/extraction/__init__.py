@@ -33,8 +33,8 @@ from crawler.extraction.story_tail import (TextBlock, text_blocks, trim_story_ta
                                            trim_tail_labels, trim_tail_notes)
 from crawler.extraction.teaser_lists import drop_teaser_lists
 from crawler.extraction.scoring import compute_stats, density_scores
-from crawler.extraction.stages import (STAGE_NAMES, STAGES, Choice, PageAnalysis, run_stages,
-                                       unknown_stages)
+from crawler.extraction.stages import (STAGE_NAMES, STAGES, STORY_PAGE_TYPE, Choice,
+                                       PageAnalysis, run_stages, unknown_stages)
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 
 logger = logging.getLogger(__name__)
@@ -208,11 +208,6 @@ def _trace_choice(log: list[dict[str, Any]], page: PageAnalysis, chosen: Choice 
                     "page_type": page.metadata.page_type,
                     "declared_types": sorted(page.declared_types)})
 
-
-STORY_PAGE_TYPE = "article"
-"""The page type (declared as an article, or dated) on which a story's tail and its pictures'
-captions are trimmed: on hub, service and documentation pages closing link lists and the text
-beside pictures are content."""
 
 METHOD_DESCRIPTION = "meta-description"
 """The method of a page whose content is only its declared description (nothing else yielded

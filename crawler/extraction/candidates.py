@@ -247,7 +247,7 @@ def _repeated_containers(found: list[tuple[int, etree._Element, str]], stats: St
                    if not any(a in members for a in m.iterancestors())]
         if len(members) < t.min_repeats:
             continue
-        common = _common_ancestor(members)
+        common = common_ancestor(members)
         if common is None or common.tag in ("html", "body") or common not in stats:
             continue
         members_good = sum(stats[m].good for m in members if m in stats)
@@ -262,7 +262,7 @@ def _repeated_containers(found: list[tuple[int, etree._Element, str]], stats: St
 
 
 
-def _common_ancestor(elements: list[etree._Element]) -> etree._Element | None:
+def common_ancestor(elements: list[etree._Element]) -> etree._Element | None:
     """Lowest common ancestor of several elements."""
     paths = [list(reversed([e, *e.iterancestors()])) for e in elements]
     common = None
