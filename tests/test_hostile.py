@@ -510,7 +510,8 @@ def test_coding_case_is_counted_logged_and_stored_as_expected(case: Case,
     assert set(case.stored) | {"/group/codings", "/ok/1"} <= paths
     assert not set(case.not_stored) & paths
     assert "Traceback" not in result.log and "Failure" not in result.log
-    assert "errors/" not in " ".join(result.stats)  # each is named, none a generic error
+    # each is named, none a generic error (but the cut answer, a dropped connection)
+    assert {k for k in result.stats if k.startswith("errors/")} <= {"errors/DownloadFailedError"}
 
 
 @pytest.mark.parametrize("kind", ["garbage", "code", "nul-header", "two-lengths"])
@@ -518,6 +519,19 @@ def test_an_answer_that_is_no_http_is_not_retried(kind: str, codings_crawl) -> N
     result, server = codings_crawl
     assert len(server.hits(f"/bad-answer/{kind}")) == 1
     assert f"Not an HTTP answer from {server.base}/bad-answer/{kind} (" in result.log
+
+
+def test_an_answer_cut_short_is_retried_with_a_readable_line(codings_crawl) -> None:
+    """A header line longer than the client reads makes it hang up (Twisted reports the
+    connection as closed): retried like any dropped connection, with one readable line instead
+    of a list of Failure objects."""
+    result, server = codings_crawl
+    assert len(server.hits("/bad-answer/long-header")) == FAST["RETRY_TIMES"] + 1
+    assert (f"Gave up retrying <GET {server.base}/bad-answer/long-header> (failed 3 times): the "
+            "answer could not be read (ConnectionDone: Connection was closed cleanly.)"
+            in result.log)
+    assert result.stats["errors/DownloadFailedError"] == 1
+    assert "long-header" not in " ".join(stored_paths(result, server))
 
 
 def test_a_huge_inline_script_costs_the_article_nothing(codings_crawl) -> None:

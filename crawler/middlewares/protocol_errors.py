@@ -8,6 +8,11 @@ logged the raw ``Failure`` list. A server that speaks no
 HTTP on the crawl's port answers the same way the next time, so here it is counted
 (``response/not_http``), logged once (WARNING, with the line that failed) and dropped as an
 :class:`~crawler.unusable.UnusableResponse` (a start URL answered so fails the crawl).
+
+Other failures Twisted collects while reading an answer (the connection closed before the answer
+was complete: a server that hangs up, or a header line longer than the client reads) are left to
+the retry middleware, but their message, which Scrapy prints as a list of ``Failure`` objects,
+is rewritten as their kinds and messages, so the retry and error lines read as one sentence.
 """
 
 from __future__ import annotations
@@ -32,18 +37,31 @@ MAX_CAUSES = 10
 MALFORMED_ANSWER = (ParseError, ValueError)
 
 
-def parse_error_of(exception: BaseException) -> Exception | None:
-    """The parser's error behind a download error (Scrapy wraps Twisted's ``ResponseFailed``,
-    which lists the failures it collected while reading the answer), or None."""
+def response_failed_of(exception: BaseException) -> ResponseFailed | None:
+    """Twisted's ``ResponseFailed`` behind a download error (Scrapy wraps it), or None."""
     seen = 0
     current: BaseException | None = exception
     while current is not None and seen < MAX_CAUSES:
         if isinstance(current, ResponseFailed):
-            for reason in current.reasons:
-                if isinstance(reason.value, MALFORMED_ANSWER):
-                    return reason.value
+            return current
         current = current.__cause__ or current.__context__
         seen += 1
+    return None
+
+
+def describe_failures(failed: ResponseFailed) -> str:
+    """The failures Twisted collected, as ``Kind: message`` joined by ``; ``."""
+    return "; ".join(f"{type(reason.value).__name__}: {reason.getErrorMessage()}"
+                     for reason in failed.reasons) or "the answer could not be read"
+
+
+def parse_error_of(exception: BaseException) -> Exception | None:
+    """The parser's error behind a download error (Scrapy wraps Twisted's ``ResponseFailed``,
+    which lists the failures it collected while reading the answer), or None."""
+    failed = response_failed_of(exception)
+    for reason in failed.reasons if failed is not None else ():
+        if isinstance(reason.value, MALFORMED_ANSWER):
+            return reason.value
     return None
 
 
@@ -61,9 +79,14 @@ class ProtocolErrorMiddleware:
 
     def process_exception(self, request: Request, exception: Exception,
                           spider: Spider | None = None) -> None:
-        """Raise UnusableResponse for a parse error of the answer; leave other errors alone."""
+        """Raise UnusableResponse for a parse error of the answer; give other failures of the
+        answer a readable message and leave them to the retry middleware."""
         error = parse_error_of(exception)
         if error is None:
+            failed = response_failed_of(exception)
+            if failed is not None and exception is not failed and exception.args:
+                # Scrapy's wrapper holds str() of Twisted's list of Failure objects
+                exception.args = (f"the answer could not be read ({describe_failures(failed)})",)
             return None
         if isinstance(error, ParseError):
             reason, line = (error.args + (b"",))[:2]

@@ -505,13 +505,14 @@ class HostileHandler(BaseHTTPRequestHandler):
         """An answer that breaks HTTP, then a page: a status line that is no status line
         (``garbage``: text; ``code``: a status that is not a number), a header name holding a
         NUL byte (``nul-header``), two Content-Length headers that disagree
-        (``two-lengths``)."""
+        (``two-lengths``); or a header line of 200 kB, longer than the client reads
+        (``long-header``)."""
         body = pages.control_page("bad answer").encode()
         length = b"Content-Length: " + str(len(body)).encode() + b"\r\n"
         status = {"garbage": b"HELLO THERE\r\n", "code": b"HTTP/1.1 2OO OK\r\n"}.get(
             rest, b"HTTP/1.1 200 OK\r\n")
-        extra = {"nul-header": b"X-Bad\x00: v\r\n", "two-lengths": b"Content-Length: 5\r\n"}.get(
-            rest, b"")
+        extra = {"nul-header": b"X-Bad\x00: v\r\n", "two-lengths": b"Content-Length: 5\r\n",
+                 "long-header": b"X-Long: " + b"a" * 200_000 + b"\r\n"}.get(rest, b"")
         self.wfile.write(status + b"Content-Type: text/html\r\n" + length + extra + b"\r\n"
                          + body)
         self.close_connection = True
@@ -706,7 +707,7 @@ GROUPS: dict[str, list[str]] = {
     "codings": [f"/coding/{kind}" for kind in ("zstd-broken", "zstd-ok", "deflate-broken",
                                                "gzip-gzip", "gzip-gzip-broken", "bomb")]
                + [f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
-                                                      "two-lengths")]
+                                                      "two-lengths", "long-header")]
                + ["/metadata/huge", "/malformed/huge-script"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
                   "/malformed/nulls"],
