@@ -595,7 +595,7 @@ def _holds_declared_description(el: etree._Element, description: str, t: Thresho
     introduction in a link-dense header), so it is content whatever the block's names or links
     say. A wrapper holding much more than the description (a purchase box, specifications,
     reviews) is cleaned as usual."""
-    text = " ".join((el.text_content() or "").split())
+    text = " ".join(text_content(el).split())
     if len(text) > t.description_block_ratio * len(description):
         return False
     return description[:t.description_match_chars] in text.casefold()
