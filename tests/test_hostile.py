@@ -819,6 +819,29 @@ def test_robots_txt_is_read_up_to_its_size_limit(tmp_path) -> None:
     assert "robotstxt/unreadable" not in result.stats
 
 
+def test_robots_txt_redirected_to_another_host_is_read_there(tmp_path: Path) -> None:
+    """``http://site/robots.txt`` answering 301 to another host (the bare domain to www, http
+    to https) is read there, as RFC 9309 asks: the offsite filter dropped the redirect and the
+    whole host was disallowed (nothing stored, exit 0, "errors: none"). The other host is
+    ``localhost``, so the internal-address guard is off here; with it on, the redirect is
+    refused and the host disallowed, as for any robots.txt that cannot be read."""
+    server = HostileServer(robots="offhost").start()
+    try:
+        result = run_crawl(f"{server.base}/group/robots", tmp_path,
+                           spider_args={"render": "never", "sitemaps": "false"},
+                           settings={**FAST, "ALLOW_INTERNAL_ADDRESSES": True})
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    assert "robotstxt/unreadable" not in result.stats
+    assert {h.host.split(":")[0] for h in server.hits("/robots.txt")} == {"127.0.0.1",
+                                                                          "localhost"}
+    paths = set(stored_paths(result, server))
+    assert {"/group/robots", "/ok/past-limit", "/ok/1"} <= paths  # what must stay
+    assert not server.hits("/private/")  # what must go: its rules hold
+    assert result.stats["robotstxt/forbidden"] == 1
+
+
 def test_sitemap_count_is_bounded(hostile_server, tmp_path) -> None:
     result = run_crawl(f"{hostile_server.base}/ok/1", tmp_path,
                        spider_args={"render": "never", "follow_links": "false"},

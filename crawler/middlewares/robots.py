@@ -82,8 +82,12 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
             self._parsers[netloc] = Deferred()
             robots_request = Request(
                 f"{url.scheme}://{netloc}/robots.txt", priority=self.DOWNLOAD_PRIORITY,
+                # allow_offsite: a robots.txt redirected to another host (http to https, the
+                # bare domain to www) is followed there, as RFC 9309 asks; the offsite filter
+                # dropped it, and the host was then disallowed whole. The internal-address
+                # guard still applies to the redirect.
                 meta={"dont_obey_robotstxt": True, "download_timeout": self.config.timeout,
-                      "max_retry_times": self.config.retry_times},
+                      "max_retry_times": self.config.retry_times, "allow_offsite": True},
                 callback=NO_CALLBACK)
             try:
                 response = await self.crawler.engine.download_async(robots_request)

@@ -167,10 +167,16 @@ class HostileHandler(BaseHTTPRequestHandler):
         """Allow everything but ``/private/`` and list the sitemap traps (``robots="allow"``);
         or never answer (``"hang"``), answer 503 (``"error"``), send 20 MB whose first
         lines forbid ``/private/`` (``"huge"``), or forbid ``/private/`` and then list 1.5 MB
-        of rules, the last of which forbids ``/ok/past-limit`` (``"long"``)."""
+        of rules, the last of which forbids ``/ok/past-limit`` (``"long"``), or redirect to
+        the same server under the name ``localhost``, which forbids ``/private/``
+        (``"offhost"``)."""
         rules = "User-agent: *\nDisallow: /private/\nAllow: /\n"
         mode = self.server.robots_mode
-        if mode == "hang":
+        if mode == "offhost" and self.host_name == "127.0.0.1":
+            self.redirect(f"http://localhost:{self.server.port}/robots.txt", status=301)
+        elif mode == "offhost":
+            self.send(200, rules, "text/plain")
+        elif mode == "hang":
             self.server.stopping.wait(3600)
         elif mode == "error":
             self.send(503, "maintenance", "text/plain")
