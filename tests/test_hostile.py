@@ -593,6 +593,31 @@ def test_start_urls_answered_with_no_page_fail_the_crawl(hostile_server, tmp_pat
     assert result.rows("url") == []
 
 
+@pytest.mark.parametrize(("starts", "code"), [
+    (["/redirect/offhost"], 6),            # the only start URL: the crawl cannot do its job
+    (["/redirect/offhost", "/ok/1"], 0),   # another start URL gives pages: said, and crawled
+])
+def test_a_start_url_redirected_out_of_scope_is_a_failed_start(starts: list[str], code: int,
+                                                               hostile_server, tmp_path) -> None:
+    """A start URL whose server sends it to another host (the bare domain to www): the offsite
+    filter dropped the redirect without a word, and the crawl ended with nothing stored, exit
+    0 and "errors: none". The other host is ``localhost``, so the internal-address guard
+    (which refuses it first) is off here."""
+    result = run_crawl(",".join(hostile_server.base + s for s in starts), tmp_path,
+                       spider_args={"render": "never", "sitemaps": "false",
+                                    "follow_links": "false"},
+                       settings={**FAST, "ALLOW_INTERNAL_ADDRESSES": True})
+    assert result.returncode == code, result.log[-3000:]
+    assert result.stats["crawl/start_redirected_offsite"] == 1
+    assert (f"Start URL {hostile_server.base}/redirect/offhost was redirected to "
+            f"http://localhost:{hostile_server.port}/ok/offhost, a host outside the crawl's "
+            "scope" in result.log)
+    assert [r["url"] for r in result.rows("url")] == (
+        [f"{hostile_server.base}/ok/1"] if "/ok/1" in starts else [])
+    if code:
+        assert result.stats["finish_reason"] == "start_failed"
+
+
 def test_long_canonical_url_is_not_stored(full_crawl, hostile_server) -> None:
     rows = {r["url"]: r for r in full_crawl.rows("url, canonical_url, content_text")}
     row = rows[f"{hostile_server.base}/canonical/long"]

@@ -67,6 +67,8 @@ ROLE_SITEMAP = "sitemap"
 RENDER_REASON_META = "render_reason"
 #: ``request.meta`` key: the page request was made from a sitemap's URL (not from a link).
 SITEMAP_URL_META = "from_sitemap"
+#: ``request.meta`` key: this start request was redirected out of scope (counted once).
+START_LEFT_SCOPE_META = "start_left_scope"
 #: Links of one page scheduled in one turn of the reactor (about 20 ms of work on a busy
 #: machine: 5,000 links, LINKS_MAX_PER_PAGE, took 0.5 s of the reactor's CPU in one go).
 REQUESTS_PER_TURN = 200
@@ -301,6 +303,7 @@ class DomainSpider(Spider):
             spider.sitemap_referrer = RefererMiddleware(crawler.settings).default_policy()
         crawler.signals.connect(spider.on_scheduler_empty, signal=signals.scheduler_empty)
         crawler.signals.connect(spider.on_spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(spider.on_request_scheduled, signal=signals.request_scheduled)
         return spider
 
     def _configure_rendering(self, crawler: Crawler) -> None:
@@ -889,6 +892,24 @@ class DomainSpider(Spider):
             logger.error("Start URL %s could not be fetched: %s", request.url, reason)
         else:
             logger.warning("Failed to fetch %s: %s", request.url, reason)
+
+    def on_request_scheduled(self, request: Request, spider: Spider | None = None) -> None:
+        """Catch a start URL redirected to a host outside the crawl's scope (the bare domain
+        to ``www``, another domain) as it is scheduled: the offsite filter drops it there
+        without a word (or, for a subdomain, the page is not stored), and the crawl ended with
+        nothing, exit 0. It is a failed start, said in one sentence."""
+        if not (request.meta.get("is_start") and request.meta.get("redirect_urls")):
+            return
+        if self.config is None or self.config.scope.host_in_scope(host_of(request.url)):
+            return
+        if request.meta.get(START_LEFT_SCOPE_META):
+            return
+        request.meta[START_LEFT_SCOPE_META] = True
+        self.start_requests_failed += 1
+        self.crawler.stats.inc_value("crawl/start_redirected_offsite")
+        logger.error("Start URL %s was redirected to %s, a host outside the crawl's scope: "
+                     "nothing there is crawled; start the crawl at that URL",
+                     request.meta["redirect_urls"][0], request.url[:300])
 
     def on_auxiliary_error(self, failure: Failure) -> None:
         """robots.txt or a sitemap that is missing is normal: count it, log at debug level."""
