@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import lxml.html
@@ -133,6 +134,12 @@ class PageAnalysis:
         """The tags and roles of the page's chrome, as the rules name them."""
         return self.rules.cleaning.chrome
 
+    @cached_property
+    def item_grid(self) -> Candidate | None:
+        """The page's grid of linked cards outside the chrome, or None: read once, as the
+        listing, intro-grid and fallback-grid stages each ask for it."""
+        return tiers.item_grid(self.body, self.stats, self.scores, self.chrome, self.thresholds)
+
     def add(self, cand: Candidate) -> Candidate:
         """Record a candidate a stage built (so the trace lists it)."""
         self.candidates.append(cand)
@@ -220,17 +227,11 @@ def widen_to_coverage(page: PageAnalysis, choice: Choice | None) -> Choice | Dec
 def larger_item_grid(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """The page's grid of linked cards when it lies outside the chosen block and holds far more
     text than it (a category page whose short intro won the density score)."""
-    if choice is None:
-        return NOTHING_CHOSEN
-    if choice.candidate.tier not in tiers.COVERAGE_TIERS:
-        return _not_widened_tier(choice)
-    if choice.candidate.repeated:
-        return Declined("the choice is already a container of repeated items")
+    grid = _grid_outside(page, choice)
+    if isinstance(grid, Declined):
+        return grid
     t = page.thresholds
     chosen = choice.candidate
-    grid = tiers.item_grid(page.body, page.stats, page.scores, page.chrome, t)
-    if grid is None:
-        return _no_grid(t)
     if grid.chars <= t.grid_over_choice * chosen.chars:
         return Declined(f"the page's grid of linked items ({grid.source}) holds "
                         f"{grid.chars / max(chosen.chars, 1):.1f}x the choice's text, not over "
@@ -250,19 +251,11 @@ def grid_beside_intro(page: PageAnalysis, choice: Choice | None) -> Choice | Dec
     the grid alone only when it holds far more text than the introduction). The two are joined
     at their lowest common ancestor when they make most of its text, so the column's filters,
     banners and rails do not come with them."""
-    if choice is None:
-        return NOTHING_CHOSEN
-    if choice.candidate.tier not in tiers.COVERAGE_TIERS:
-        return _not_widened_tier(choice)
-    if page.metadata is not None and page.metadata.page_type == STORY_PAGE_TYPE:
-        return Declined("an article: a grid beside the story is a teaser rail, not its list")
-    if choice.candidate.repeated:
-        return Declined("the choice is already a container of repeated items")
+    grid = _grid_outside(page, choice, refuse_story=True)
+    if isinstance(grid, Declined):
+        return grid
     t = page.thresholds
     chosen = choice.candidate
-    grid = tiers.item_grid(page.body, page.stats, page.scores, page.chrome, t)
-    if grid is None:
-        return _no_grid(t)
     if tiers.contains(grid.element, chosen.element) \
             or tiers.contains(chosen.element, grid.element):
         return Declined("the page's grid of linked items and the choice hold one another")
@@ -297,6 +290,26 @@ def join_at_common_ancestor(page: PageAnalysis, chosen: Candidate,
         return None
     return tiers.make_candidate(common, chosen.tier, f"{chosen.source}, joined with the "
                                 f"{grid.source} beside it", page.stats, page.scores, 0)
+
+
+def _grid_outside(page: PageAnalysis, choice: Choice | None,
+                  refuse_story: bool = False) -> Candidate | Declined:
+    """The page's grid of linked cards, for a stage that sets it against a density, pattern or
+    semantic choice that is not itself a container of repeated items (and, with
+    ``refuse_story``, not on an article, where a grid beside the story is a teaser rail)."""
+    if choice is None:
+        return NOTHING_CHOSEN
+    if choice.candidate.tier not in tiers.COVERAGE_TIERS:
+        return _not_widened_tier(choice)
+    if refuse_story and page.metadata is not None \
+            and page.metadata.page_type == STORY_PAGE_TYPE:
+        return Declined("an article: a grid beside the story is a teaser rail, not its list")
+    if choice.candidate.repeated:
+        return Declined("the choice is already a container of repeated items")
+    grid = page.item_grid
+    if grid is None:
+        return _no_grid(page.thresholds)
+    return grid
 
 
 def _no_grid(t: Thresholds) -> Declined:
@@ -475,7 +488,7 @@ def grid_over_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | De
     if choice is not None and not choice.fallback:
         return CHEAP_CHOICE
     t = page.thresholds
-    grid = tiers.item_grid(page.body, page.stats, page.scores, page.chrome, t)
+    grid = page.item_grid
     if grid is None:
         return _no_grid(t)
     page.add(tiers.validate(grid, t))
