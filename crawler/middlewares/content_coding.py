@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import logging
 import zlib
+from typing import NoReturn
 
 import brotli
 from backports import zstd
@@ -23,6 +24,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
+from scrapy.statscollectors import StatsCollector
 from crawler.startup import read_switch
 from crawler.unusable import UnusableResponse
 
@@ -124,6 +126,15 @@ def decoding_state(body: bytes, codings: list[bytes], *,
     return "ok", codings[-1]
 
 
+def refuse_broken_body(stats: StatsCollector, response: Response, coding: str) -> NoReturn:
+    """Count and log a body its content coding cannot decode, and refuse the response (the
+    check here and the decompression middleware after it refuse such bodies alike)."""
+    stats.inc_value("response/broken_content_encoding")
+    logger.warning("Broken %s body: %s (HTTP %d, %d bytes cannot be decoded); dropped",
+                   coding, response.url, response.status, len(response.body))
+    raise UnusableResponse(f"broken {coding} body") from None
+
+
 class ContentCodingCheckMiddleware:
     """Downloader middleware (before decompression): drops and counts undecodable bodies."""
 
@@ -147,10 +158,7 @@ class ContentCodingCheckMiddleware:
             return response
         state, coding = decoding_state(response.body, codings)
         if state == "broken":
-            self.stats.inc_value("response/broken_content_encoding")
-            logger.warning("Broken %s body: %s (HTTP %d, %d bytes cannot be decoded); dropped",
-                           coding.decode(), response.url, response.status, len(response.body))
-            raise UnusableResponse(f"broken {coding.decode()} body")
+            refuse_broken_body(self.stats, response, coding.decode())
         if state == "truncated":
             self.stats.inc_value("response/truncated_content_encoding")
             logger.warning("Truncated %s body: %s; keeping the part that decodes",

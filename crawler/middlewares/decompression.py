@@ -22,6 +22,7 @@ from scrapy.http import Response
 # Scrapy's own signal that decoding passed the limit (raised by its decoders, not public API).
 from scrapy.utils._compression import _DecompressionMaxSizeExceeded
 
+from crawler.middlewares.content_coding import refuse_broken_body
 from crawler.unusable import UnusableResponse
 
 logger = logging.getLogger(__name__)
@@ -68,7 +69,4 @@ class BoundedDecompressionMiddleware(HttpCompressionMiddleware):
                                "than DOWNLOAD_MAXSIZE, %d bytes); dropped", response.url,
                                len(response.body), coding, max_size)
                 raise UnusableResponse("body too large once decompressed") from None
-            self.stats.inc_value("response/broken_content_encoding")
-            logger.warning("Broken %s body: %s (HTTP %d, %d bytes cannot be decoded); dropped",
-                           coding, response.url, response.status, len(response.body))
-            raise UnusableResponse(f"broken {coding} body") from None
+            refuse_broken_body(self.stats, response, coding)
