@@ -7,7 +7,7 @@ import pytest
 from lxml import etree
 
 from crawler.extraction.document import parse_html
-from crawler.extraction.tree_text import text_content
+from crawler.extraction.tree_text import outermost, text_content
 
 #: (markup of the page's body, what the text of its first ``div`` must be).
 CASES = [
@@ -41,3 +41,25 @@ def test_text_content_of_fragment_and_every_element() -> None:
     for el in root.iter(etree.Element):
         assert text_content(el) == el.text_content()
     assert text_content(root) == "topHeadpara em endonetail"
+
+
+#: (markup of a block, tags, the text of each outermost element of those tags it holds).
+OUTERMOST_CASES = [
+    ("<p>plain <em>one</em> and <b>two <i>inner</i></b>.</p>", ("em", "b", "i"),
+     ["one", "two inner"]),
+    ("<p>no emphasis at all</p>", ("em", "b"), []),
+    ("<p><span><em>deep <em>nested</em></em></span> <em>last</em></p>", ("em",),
+     ["deep nested", "last"]),
+    ("<em>the block itself <b>bold</b></em>", ("em", "b"), ["bold"]),
+    ("<div>menu<button>Open <script>x()</script></button><script>y()</script></div>",
+     ("button", "script"), ["Open x()", "y()"]),
+]
+
+
+@pytest.mark.parametrize("markup,tags,expected", OUTERMOST_CASES)
+def test_outermost_counts_each_stretch_once(markup: str, tags: tuple[str, ...],
+                                            expected: list[str]) -> None:
+    block = lxml.html.fragment_fromstring(markup)
+    found = list(outermost(block, tags))
+    assert [text_content(el) for el in found] == expected
+    assert block not in found  # the block itself is never one of them

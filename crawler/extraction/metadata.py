@@ -19,7 +19,7 @@ from crawler.extraction.month_names import MonthNames
 from crawler.extraction.addresses import join_url
 from crawler.extraction.story_tail import more_chars_than, non_space_chars
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
-from crawler.extraction.tree_text import text_content
+from crawler.extraction.tree_text import outermost, text_content
 from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS, STRUCTURED_SKIPPED_TAGS
 
 logger = logging.getLogger(__name__)
@@ -147,21 +147,9 @@ def _shown_chars(el: HtmlElement) -> int:
     """Non-space characters of the text :func:`element_text` shows of a block: lxml's own text
     of the block less that of each outermost skipped element inside it (a script, a button;
     its tail is shown). White space aside, both read the same characters."""
-    chars = non_space_chars(text_content(el))
-    for skipped in el.iter(*STRUCTURED_SKIPPED_TAGS):
-        if skipped is not el and not _inside_skipped(skipped, el):
-            chars -= non_space_chars(text_content(skipped))
-    return chars
-
-
-def _inside_skipped(node: HtmlElement, block: HtmlElement) -> bool:
-    """Whether an element lies inside another skipped element below ``block``."""
-    for anc in node.iterancestors():
-        if anc is block:
-            return False
-        if anc.tag in STRUCTURED_SKIPPED_TAGS:
-            return True
-    return False
+    return non_space_chars(text_content(el)) - sum(
+        non_space_chars(text_content(skipped))
+        for skipped in outermost(el, STRUCTURED_SKIPPED_TAGS))
 
 
 def _brand_names(tree: HtmlElement) -> list[str]:

@@ -44,7 +44,7 @@ from lxml import etree
 
 from crawler.extraction.clean import _remove as remove_keeping_tail
 from crawler.extraction.thresholds import Thresholds
-from crawler.extraction.tree_text import text_content
+from crawler.extraction.tree_text import outermost, text_content
 
 TAIL_RULE = "story-tail"
 """The rule's name in the trace."""
@@ -284,21 +284,8 @@ def emphasis_share(block: TextBlock) -> float:
     el = block.element
     if el.tag in _EMPHASIS or not block.chars:
         return 1.0 if block.chars else 0.0
-    inside = 0
-    for node in el.iter(*_EMPHASIS):
-        if not _inside_emphasis(node, el):
-            inside += non_space_chars(text_content(node))
+    inside = sum(non_space_chars(text_content(node)) for node in outermost(el, _EMPHASIS))
     return min(1.0, inside / block.chars)
-
-
-def _inside_emphasis(node: etree._Element, block: etree._Element) -> bool:
-    """Whether an element lies inside another emphasis element below ``block``."""
-    parent = node.getparent()
-    while parent is not None and parent is not block:
-        if parent.tag in _EMPHASIS:
-            return True
-        parent = parent.getparent()
-    return False
 
 
 def tail_notes(blocks: list[TextBlock], t: Thresholds) -> list[TextBlock]:

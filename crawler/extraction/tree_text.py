@@ -11,6 +11,8 @@ paragraphs) gives its own text directly.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
+
 from lxml import etree
 
 
@@ -20,3 +22,18 @@ def text_content(el: etree._Element) -> str:
     if not len(el):
         return el.text or ""
     return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+
+
+def outermost(block: etree._Element, tags: Collection[str]) -> Iterator[etree._Element]:
+    """The elements of ``tags`` below ``block`` that no other element of ``tags`` below it
+    holds, in document order: each stretch of emphasised or skipped text once, for the rules
+    that count it apart from the rest of a block."""
+    for node in block.iter(*tags):
+        if node is block:
+            continue
+        for ancestor in node.iterancestors():
+            if ancestor is block:
+                yield node
+                break
+            if ancestor.tag in tags:
+                break
