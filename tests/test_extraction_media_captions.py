@@ -47,6 +47,21 @@ CASES = [
      f"{STORY}<div class='g'>" + "".join(f"<div><img src='/g/{i}.jpg' alt=''><p>Vue {i} du "
                                          f"port</p></div>" for i in range(3)) + f"</div>{END}",
      ["Vue 0 du port", "Vue 2 du port"], []),
+    ("captioned pictures in the story's flow, each in a wrapper of one class, lose their "
+     "captions (a like box between paragraphs is no card of a grid)",
+     f"{STORY}" + "".join(f"<div class='imginline'><img src='/p/f{i}.jpg' alt=''><span>Figure "
+                          f"{i} : le bassin vu du phare</span></div>{STORY}" for i in range(3))
+     + END,
+     ["Paragraphe 2", "Fin de l'article"],
+     ["Figure 0 : le bassin", "Figure 1 : le bassin", "Figure 2 : le bassin"]),
+    ("a picture linked to its full size at the start of a paragraph keeps the paragraph",
+     f"{STORY}<p><a href='/p/grand.jpg'><img src='/p/petit.jpg' alt=''></a>Le chantier a-t-il "
+     f"vraiment pris du retard ?</p>{END}",
+     ["vraiment pris du retard", "Fin de l'article"], []),
+    ("a pull quote beside its speaker's portrait is no caption",
+     f"{STORY}<div class='q'><blockquote><p>Rejoignez les associations du quai.</p></blockquote>"
+     f"<div><img src='/p/visage.jpg' alt=''><span>Claire, pêcheuse</span></div></div>{END}",
+     ["Rejoignez les associations du quai", "Claire, pêcheuse", "Fin de l'article"], []),
     ("a picture box holding a heading is a section, not a caption",
      f"{STORY}<div class='s'><img src='/p/c.jpg' alt=''><h2>Les travaux</h2></div>{END}",
      ["Les travaux", "Fin de l'article"], []),

@@ -10,11 +10,15 @@ leaves alone:
 
 - a box outside the story's flow: neither the text block right before it nor the one right
   after it is a paragraph of prose (a feature tile among tiles);
-- a picture inline in a sentence (text runs on right beside it: an emoji, an icon);
-- a box holding a heading, a table, a list or code, or whose text is mostly links (a teaser card: image, linked headline);
+- a picture inline in a sentence (text runs on right beside it, or beside the link to its full
+  size that holds only it: an emoji, an icon, a picture floated at a paragraph's start);
+- a box holding a heading, a table, a list, code or a quotation (a pull quote beside its
+  speaker's portrait), or whose text is mostly links (a teaser card: image, linked headline);
 - boxes holding more than ``caption_max_media`` pictures, and boxes that are one of a row of
-  ``caption_card_items`` like items with pictures (a gallery or a grid of cards reads as it
-  stands).
+  ``caption_card_items`` like items with pictures, one of them right beside it (a gallery or a
+  grid of cards reads as it stands; like boxes each between the story's paragraphs are the
+  story's captioned pictures: a content management system wraps each element of the flow
+  alike).
 """
 
 from __future__ import annotations
@@ -32,8 +36,9 @@ CAPTION_RULE = "media-caption"
 """The rule's name in the trace."""
 
 _MEDIA = ("img", "picture", "video")
-_STRUCTURES = ("h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre")
-"""A box holding one of these is a section, a table or a list that happens to hold a picture."""
+_STRUCTURES = ("h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre", "blockquote")
+"""A box holding one of these is a section, a table, a list or a quote (a pull quote beside
+its speaker's portrait) that happens to hold a picture."""
 
 
 def _media_count(el: etree._Element) -> int:
@@ -43,14 +48,31 @@ def _media_count(el: etree._Element) -> int:
                        and m.getparent().tag == "picture"))
 
 
+_WRAPPERS = frozenset({"a", "span", "strong", "b", "em", "i"})
+"""Inline elements a picture is wrapped in (a link to its full size) without text of their own."""
+
+
+def _outer_wrapper(media: etree._Element) -> etree._Element:
+    """The outermost inline element around a picture that holds no text but it (a link to the
+    picture's full size), or the picture itself ("caption-wrapper" in the ablation)."""
+    el = media
+    parent = el.getparent()
+    while parent is not None and parent.tag in _WRAPPERS \
+            and not non_space_chars(text_content(parent)):
+        el, parent = parent, parent.getparent()
+    return el
+
+
 def _inline(media: etree._Element) -> bool:
-    """Whether a picture sits in a run of text (text right before or after it in its parent)."""
-    parent = media.getparent()
+    """Whether a picture sits in a run of text: text right before or after it, or after the
+    inline wrapper that holds only it (:func:`_outer_wrapper`), in their parent."""
+    el = _outer_wrapper(media)
+    parent = el.getparent()
     if parent is None:
         return False
-    before = media.getprevious()
+    before = el.getprevious()
     text_before = (before.tail if before is not None else parent.text) or ""
-    return bool(text_before.strip() or (media.tail or "").strip())
+    return bool(text_before.strip() or (el.tail or "").strip())
 
 
 def _caption_box(media: etree._Element, container: etree._Element,
@@ -76,14 +98,33 @@ def _caption_box(media: etree._Element, container: etree._Element,
 
 def _one_of_cards(box: etree._Element, t: Thresholds) -> bool:
     """Whether a box is one of a row of like items with pictures (a gallery, a grid of cards):
-    at least ``caption_card_items`` siblings of its tag and class hold a picture."""
+    at least ``caption_card_items`` siblings of its tag and class hold a picture, and one of
+    them stands right beside it (:func:`_card_beside`)."""
     parent = box.getparent()
     if parent is None:
         return False
-    shape = (box.tag, box.get("class"))
-    alike = sum(1 for sib in parent if (sib.tag, sib.get("class")) == shape
-                and next(sib.iter(*_MEDIA), None) is not None)
-    return alike >= t.caption_card_items
+    alike = sum(1 for sib in parent if _alike_card(sib, box))
+    return alike >= t.caption_card_items and _card_beside(box)
+
+
+def _alike_card(el: etree._Element, box: etree._Element) -> bool:
+    """Whether an element has a box's tag and class and holds a picture."""
+    return (el.tag, el.get("class")) == (box.tag, box.get("class")) \
+        and next(el.iter(*_MEDIA), None) is not None
+
+
+def _card_beside(box: etree._Element) -> bool:
+    """Whether the element right before or right after a picture's box (line breaks aside) is
+    a like box with a picture: cards of a grid or a gallery stand side by side, while the
+    captioned pictures of a story each sit between its paragraphs, in wrappers of one tag and
+    class (a content management system wraps every element of the flow alike) that a count of
+    like siblings alone takes for a grid ("caption-row" in the ablation)."""
+    for preceding in (True, False):
+        neighbour = next((sib for sib in box.itersiblings(preceding=preceding)
+                          if isinstance(sib.tag, str) and sib.tag != "br"), None)
+        if neighbour is not None and _alike_card(neighbour, box):
+            return True
+    return False
 
 
 def _beside_prose(box: etree._Element, blocks: list[TextBlock], t: Thresholds) -> bool:
