@@ -171,6 +171,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
                         lambda media: media),
     "product-rail": ("crawler.extraction", "drop_product_rails", lambda *a, **k: 0),
     "link-button": ("crawler.extraction", "drop_link_buttons", lambda *a, **k: 0),
+    "share-widget": ("crawler.extraction", "drop_share_widgets", lambda *a, **k: 0),
     "story-aside": ("crawler.extraction", "drop_story_asides", lambda *a, **k: 0),
     "story-head": ("crawler.extraction", "drop_story_head", lambda *a, **k: 0),
     "discussion-posts": ("crawler.extraction.clean", "discussion_posts", lambda *a, **k: None),

@@ -27,6 +27,7 @@ from crawler.extraction.link_buttons import drop_link_buttons
 from crawler.extraction.media_captions import drop_media_captions
 from crawler.extraction.product_rails import drop_product_rails
 from crawler.extraction.result import Extraction
+from crawler.extraction.share_widgets import drop_share_widgets
 from crawler.extraction.story_asides import drop_story_asides
 from crawler.extraction.story_head import drop_story_head
 from crawler.extraction.story_tail import (TextBlock, text_blocks, trim_story_tail,
@@ -101,6 +102,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
         cand = chosen.candidate
         element = cand.element
         if cand.tier != tiers.TIER_TRAFILATURA:
+            if cand.tier != tiers.TIER_RULES:
+                drop_share_widgets(element, url, page.thresholds, log)
             story = cand.tier != tiers.TIER_RULES and page.metadata is not None \
                 and page.metadata.page_type == STORY_PAGE_TYPE
             clean_container(element, page.detection.rules, page.rules.cleaning, log,

@@ -583,6 +583,16 @@ class Thresholds:
     not swept: the date and byline lines leaked on the snippet corpus's development folds held 11
     to about 45 characters."""
 
+    # --- share widgets (cleaning) ------------------------------------------------------------
+    share_min_links: int = 2
+    """A share widget holds at least this many links handing the page's address to another
+    site (one such link alone may be a story's reference to a post about it). Structural: a
+    row of buttons."""
+    share_label_max_chars: int = 60
+    """... and at most this many characters outside them (its label: "Share this article",
+    "Be sociable, share!"). Set by hand, not swept: the labels leaked on the snippet corpus's
+    development folds held 17 to 43 characters."""
+
     # --- captions (cleaning) -----------------------------------------------------------------
     caption_max_chars: int = 250
     """The text sharing a picture's box is its caption or credit when the box holds at most this
