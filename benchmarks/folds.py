@@ -189,6 +189,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
                    lambda *a, **k: None),
     "declared-description": ("crawler.extraction.clean", "_holds_declared_description",
                              lambda *a, **k: False),
+    "declared-faq": ("crawler.extraction", "find_declared_faq", lambda *a, **k: None),
+    "faq-questions": ("crawler.extraction", "keep_declared_questions", lambda *a, **k: 0),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""

@@ -21,6 +21,8 @@ from lxml.html import HtmlElement
 from crawler.extraction import candidates as tiers
 from crawler.extraction import clean
 from crawler.extraction.clean import clean_container, discount_named_blocks, strip_non_content
+from crawler.extraction.declared_faq import (FAQ_RULE, add_declared_faq, find_declared_faq,
+                                             keep_declared_questions)
 from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import Detection, RuleSet, load_rules, detect_framework
 from crawler.extraction.link_buttons import drop_link_buttons
@@ -101,6 +103,8 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
     if chosen is not None:
         cand = chosen.candidate
         element = cand.element
+        faq = _declared_faq(page)
+        faq_block = find_declared_faq(page.body, element, faq, page.thresholds) if faq else None
         if cand.tier != tiers.TIER_TRAFILATURA:
             if cand.tier != tiers.TIER_RULES:
                 drop_share_widgets(element, url, page.thresholds, log)
@@ -133,6 +137,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                     blocks = None
             if cand.tier != tiers.TIER_RULES:
                 drop_link_buttons(element, url, page.thresholds, log, blocks)
+        add_declared_faq(element, faq_block, faq, page.thresholds, log)
         result.method = cand.tier
     _render(result, element, url)
     if not result.content_text and page.metadata is not None and page.metadata.description:
@@ -162,12 +167,15 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
           evidence=detection.evidence, rules=[r.source for r in detection.rules])
 
     work = deepcopy(tree)
+    discussion = _is_discussion(detection, structured, rules.cleaning)
+    if structured is not None and structured.faq and not discussion:
+        questions = keep_declared_questions(work, structured.faq, thresholds)
+        _note(log, step="prepare", rule=FAQ_RULE, questions_kept=questions)
     stripped = strip_non_content(work, rules.cleaning, thresholds)
     _note(log, step="prepare", removed_script_style_etc=stripped)
     body = work.find("body")
     if body is None:
         body = work
-    discussion = _is_discussion(detection, structured, rules.cleaning)
     comments = _set_comments_apart(body, discussion, rules.cleaning, thresholds, log)
     stats = compute_stats(body, thresholds)
     posts = clean.discussion_posts(discussion, rules.cleaning)
@@ -224,6 +232,14 @@ def _declared_description(page: PageAnalysis) -> str | None:
     if page.structured is None or page.discussion_posts is not None:
         return None
     return page.structured.description
+
+
+def _declared_faq(page: PageAnalysis) -> list[tuple[str, str]]:
+    """The questions and answers the page declares as its FAQ (none on discussion pages, whose
+    question is the opening post)."""
+    if page.structured is None or page.discussion_posts is not None:
+        return []
+    return page.structured.faq
 
 
 def _description_fallback(description: str) -> HtmlElement:

@@ -489,7 +489,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         st = stats.get(el)
         share = t.generic_max_share if max_share is None else max_share
         if guard and st is not None and st.chars > share * total:
-            _unhide(el)
+            unhide(el)
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": f"{why}, but holds "
                               f"{st.chars / total:.0%} of the text", **_describe(el, st)})
@@ -514,7 +514,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if selector in rule_selectors:
             drop(el, f"rule {rule_selectors[selector]}: {selector}", guard=False)
         elif selector in cleaning.hiding_selectors and _collapsed_content(el, cleaning):
-            _unhide(el)
+            unhide(el)
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "why": f"{selector}, but a "
                               "collapsed tab/accordion panel", **_describe(el, stats.get(el))})
@@ -566,7 +566,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for el in removed:
         if not _is_inside(el, removed):
             _remove(el)
-    _unhide(container)
+    unhide(container)
     _drop_orphan_labels(labels, container, trace, t)
     _drop_code_chrome(container, trace, t)
     _drop_repeated_blocks(container, trace, t)
@@ -920,7 +920,7 @@ def _collapsed_content(el: etree._Element, cleaning: CleaningRules) -> bool:
     return bool(names) and pattern.search(names) is not None
 
 
-def _unhide(el: etree._Element) -> None:
+def unhide(el: etree._Element) -> None:
     """Clear the hiding markers of an element kept as content (it is shown to the reader)."""
     for attr in ("hidden", "aria-hidden"):
         el.attrib.pop(attr, None)

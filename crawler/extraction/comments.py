@@ -36,6 +36,9 @@ _PARAGRAPH_TAGS = ("p", "blockquote", "pre", "li")
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question"})
 """Declared page types whose posts are the content."""
 
+FAQ_PAGE_TYPE = "faqpage"
+"""The declared type of a page of frequently asked questions (its questions are no posts)."""
+
 _DECLARED = etree.XPath(
     "(//@itemtype[contains(., 'schema.org/Comment') or contains(., 'schema.org/UserComments')]"
     " | //@itemprop[.='comment' or .='comments'])/..")
@@ -55,10 +58,14 @@ _STORY_MARKS = etree.XPath(
 def is_discussion(framework: str | None, declared_types: list[str],
                   cleaning: CleaningRules) -> bool:
     """Whether the page is a discussion whose posts are its content: a forum engine's page, or
-    a page declaring itself a forum posting or a Q&A page."""
+    a page declaring itself a forum posting or a Q&A page. The questions of a declared FAQ
+    (``FAQPage``) are ``Question`` nodes too: they make no discussion."""
     if framework and framework in cleaning.discussion_frameworks:
         return True
-    return any(t.lower() in DISCUSSION_TYPES for t in declared_types)
+    types = {t.lower() for t in declared_types}
+    if FAQ_PAGE_TYPE in types:
+        types.discard("question")
+    return bool(types & DISCUSSION_TYPES)
 
 
 def find_comment_sections(body: etree._Element, cleaning: CleaningRules,

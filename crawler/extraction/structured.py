@@ -70,6 +70,9 @@ class StructuredData:
     og: dict[str, str] = field(default_factory=dict)
     twitter: dict[str, str] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
+    faq: list[tuple[str, str]] = field(default_factory=list)
+    """The questions and answers of a declared ``FAQPage`` (JSON-LD ``Question`` nodes: their
+    ``name`` and the text of their ``acceptedAnswer``), in order; empty on other pages."""
 
     @property
     def is_article(self) -> bool:
@@ -356,6 +359,8 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
         if "website" in {t.lower() for t in _types_of(node)}:
             _set(sd, "site_name", _text_value(node.get("name")), "json-ld")
             _set(sd, "language", _text_value(node.get("inLanguage")), "json-ld")
+    if any(t.lower() == "faqpage" for t in sd.types):
+        sd.faq = _faq_entries(nodes)
     ranked = sorted((n for n in nodes if _node_rank(n) > NodeRank.NONE), key=_node_rank,
                     reverse=True)
     for node in ranked:
@@ -389,6 +394,26 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
             publisher = index[publisher["@id"]]
         if isinstance(publisher, dict):
             _set(sd, "site_name", _text_value(publisher.get("name")), "json-ld")
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _faq_entries(nodes: list[dict]) -> list[tuple[str, str]]:
+    """Question and answer text of every JSON-LD ``Question`` node (an answer may be HTML: its
+    tags go)."""
+    entries = []
+    for node in nodes:
+        if "question" not in {t.lower() for t in _types_of(node)}:
+            continue
+        question = _text_value(node.get("name"))
+        answer = node.get("acceptedAnswer")
+        if isinstance(answer, list):
+            answer = answer[0] if answer else None
+        text = _text_value(answer.get("text")) if isinstance(answer, dict) else None
+        if question:
+            entries.append((question, _TAG.sub(" ", text or "")))
+    return entries
 
 
 def _itemprop_value(el: HtmlElement) -> str | None:

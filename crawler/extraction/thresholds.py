@@ -407,6 +407,25 @@ class Thresholds:
     development folds: the blocks that held a page's description and went (a product's
     description in an ``aside``, a category header) were 1.1-2.7 times its length; not swept
     yet."""
+    faq_min_questions: int = 2
+    """A declared FAQ (JSON-LD ``FAQPage``) is added to the content only when it declares at
+    least this many questions and that many are found on the page: one question is a Q&A
+    page's post or a stray node. Structural (a repetition needs two)."""
+    faq_found_share: float = 0.5
+    """The FAQ block must hold the places of at least this share of the declared questions
+    (questions declared but not shown are common: a script fills the accordion), and it is
+    added when the cleaned content holds fewer than this share of them. Structural (half)."""
+    faq_question_extra_chars: int = 12
+    """A declared question's place on the page is the smallest element whose words are the
+    question's with at most this many more characters (a number before it, a toggle's sign
+    after it). Two short words; not swept."""
+    faq_block_ratio: float = 2.0
+    """The FAQ block (the nearest element holding the questions' places) is added only when its
+    words are at most this many times the declared questions' and answers': beyond, it is the
+    page around them. Structural (the FAQ and as much again of headings and markup). Measured
+    on the development pages declaring an FAQ: the blocks were 1.00-1.19 times the declared
+    words; the one above (6.1 times) was the article holding its FAQ inside the content, which
+    keeps it. Not swept."""
     orphan_label_max_chars: int = 60
     """A line right before a block cleaning removed, with nothing left after it in its parent,
     is that block's label (a share bar's "share this", an author box's title) when it holds at
