@@ -30,11 +30,15 @@ INTRO = ("<h1>Rain jackets</h1><p>Shells for hiking, climbing and the commute, t
          "rain of three mountain ranges by the people who sell them.</p>")
 
 
-def declared(kind: str = "FAQPage", faq: list[tuple[str, str]] = FAQ) -> str:
+def declared(kind: str = "FAQPage", faq: list[tuple[str, str]] = FAQ,
+             subject_of: bool = False) -> str:
     data = {"@context": "https://schema.org", "@type": kind,
             "mainEntity": [{"@type": "Question", "name": q,
                             "acceptedAnswer": {"@type": "Answer", "text": a}}
                            for q, a in faq]}
+    if subject_of:  # a web page naming its FAQ
+        data = {"@context": "https://schema.org", "@type": "WebPage", "name": "Rain jackets",
+                "subjectOf": {key: value for key, value in data.items() if key != "@context"}}
     return f"<script type='application/ld+json'>{json.dumps(data)}</script>"
 
 
@@ -61,6 +65,11 @@ CASES = [
     # (name, page html, must stay, must go)
     ("an FAQ accordion beside a category's grid is added after the grid",
      page(INTRO + f"<ul class='grid'>{GRID}</ul>", after=accordion()),
+     ["Trail jacket model 7", *QUESTIONS, *ANSWERS],
+     ["Imprint, terms", "Women"]),
+    ("an FAQ a web page names as its subject is added too",
+     page(INTRO + f"<ul class='grid'>{GRID}</ul>", after=accordion(),
+          head=declared(subject_of=True)),
      ["Trail jacket model 7", *QUESTIONS, *ANSWERS],
      ["Imprint, terms", "Women"]),
     ("an accordion's questions inside the container stay beside their answers",

@@ -72,7 +72,8 @@ class StructuredData:
     sources: dict[str, str] = field(default_factory=dict)
     faq: list[tuple[str, str]] = field(default_factory=list)
     """The questions and answers of a declared ``FAQPage`` (JSON-LD ``Question`` nodes: their
-    ``name`` and the text of their ``acceptedAnswer``), in order; empty on other pages."""
+    ``name`` and the text of their ``acceptedAnswer``; the FAQ a node names as its
+    ``subjectOf`` too), in order; empty on other pages."""
 
     @property
     def is_article(self) -> bool:
@@ -359,8 +360,7 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
         if "website" in {t.lower() for t in _types_of(node)}:
             _set(sd, "site_name", _text_value(node.get("name")), "json-ld")
             _set(sd, "language", _text_value(node.get("inLanguage")), "json-ld")
-    if any(t.lower() == "faqpage" for t in sd.types):
-        sd.faq = _faq_entries(nodes)
+    sd.faq = _faq_entries(nodes, index)
     ranked = sorted((n for n in nodes if _node_rank(n) > NodeRank.NONE), key=_node_rank,
                     reverse=True)
     for node in ranked:
@@ -399,21 +399,38 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
 _TAG = re.compile(r"<[^>]*>")
 
 
-def _faq_entries(nodes: list[dict]) -> list[tuple[str, str]]:
-    """Question and answer text of every JSON-LD ``Question`` node (an answer may be HTML: its
-    tags go)."""
-    entries = []
+def _listed(value: Any) -> list[Any]:
+    """A JSON-LD value that may be one item or a list, as a list."""
+    return value if isinstance(value, list) else [value]
+
+
+def _faq_entries(nodes: list[dict], index: dict[str, dict]) -> list[tuple[str, str]]:
+    """Question and answer text of the ``Question`` nodes of every ``FAQPage`` of the page: a
+    node of its own, or the ``subjectOf`` of another (a web page naming its FAQ); questions may
+    be written out or referenced by ``@id``; an answer may be HTML (its tags go)."""
+    def typed(value: Any, kind: str) -> dict | None:
+        if isinstance(value, dict) and "@type" not in value and value.get("@id") in index:
+            value = index[value["@id"]]
+        if isinstance(value, dict) and kind in {t.lower() for t in _types_of(value)}:
+            return value
+        return None
+
+    pages = [n for n in nodes if typed(n, "faqpage")]
     for node in nodes:
-        if "question" not in {t.lower() for t in _types_of(node)}:
-            continue
-        question = _text_value(node.get("name"))
-        answer = node.get("acceptedAnswer")
-        if isinstance(answer, list):
-            answer = answer[0] if answer else None
-        text = _text_value(answer.get("text")) if isinstance(answer, dict) else None
-        if question:
-            entries.append((question, _TAG.sub(" ", text or "")))
-    return entries
+        pages += [page for page in (typed(v, "faqpage") for v in _listed(node.get("subjectOf")))
+                  if page is not None]
+    entries: dict[str, str] = {}
+    for page in pages:
+        for value in _listed(page.get("mainEntity")):
+            node = typed(value, "question")
+            question = _text_value(node.get("name")) if node is not None else None
+            if not question or question in entries:
+                continue
+            answer = _listed(node.get("acceptedAnswer"))[0] if node.get("acceptedAnswer") \
+                else None
+            text = _text_value(answer.get("text")) if isinstance(answer, dict) else None
+            entries[question] = _TAG.sub(" ", text or "")
+    return list(entries.items())
 
 
 def _itemprop_value(el: HtmlElement) -> str | None:
