@@ -10,7 +10,7 @@ import pytest
 
 from crawler.extraction import extract
 from crawler.extraction.document import parse_html
-from crawler.extraction.frameworks import detect_framework, load_rules
+from crawler.extraction.frameworks import SelectorSet, css, detect_framework, load_rules
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction" / "sites"
 ROWS = [json.loads(line) for line in (FIXTURES / "truth.jsonl").read_text().splitlines()]
@@ -324,3 +324,35 @@ def test_framework_rules_keep_the_content_and_drop_the_chrome(engine, html, kept
         assert snippet in result.content_text, snippet
     for snippet in gone:
         assert snippet not in result.content_text, snippet
+
+
+# Pages and selectors of a selector set: whether one of its selectors can match (its tag, class
+# name, id or tested attribute value is on the page), and what the walk then finds. A class
+# name, id or value that only contains the selector's is no match.
+SELECTOR_CASES = [
+    ('<div class="x md-content"><p>a</p></div>', [".md-content"], True),
+    ('<div class="md-content-wide"><p>a</p></div>', [".md-content"], False),
+    ('<div id="sidebar"></div>', ["#sidebar"], True),
+    ('<div id="sidebar2"></div>', ["#sidebar"], False),
+    ('<link href="/wp-content/x.css"><a href="/wp-content/">a</a>',
+     ['link[href*="/wp-content/"]'], True),
+    ('<a href="/wp-content/">a</a>', ['link[href*="/wp-content/"]'], False),
+    ('<main data-pagefind-body="">text</main>', ["main[data-pagefind-body]"], True),
+    ('<main>text</main>', ["main[data-pagefind-body]"], False),
+    ('<div class="ad-slot">x</div>', ['[class*="ad-"]'], True),
+    ('<div class="head">x</div>', ['[class*="ad-"]'], False),
+    ('<nav><a href="/">home</a></nav>', ["nav", ".menu"], True),
+    ('<div><span class="menu-item">home</span></div>', ["nav", ".menu"], False),
+    ('<div id="x" class="y">plain</div>', ["nav", ".menu", "#sidebar", "[hidden]"], False),
+]
+
+
+@pytest.mark.parametrize("html,selectors,can_match", SELECTOR_CASES)
+def test_selector_set_walks_only_pages_it_can_match(html: str, selectors: list[str],
+                                                    can_match: bool) -> None:
+    root = parse_html(f"<html><body>{html}</body></html>").tree
+    selector_set = SelectorSet(selectors)
+    assert selector_set.may_match(root) is can_match
+    found = {el for el, _ in selector_set.matches(root)}
+    assert found == {el for selector in selectors for el in css(selector)(root)}
+    assert bool(found) is can_match

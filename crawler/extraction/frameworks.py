@@ -540,6 +540,32 @@ class SelectorSet:
                 "|".join(re.escape(value) for value in values))
             tags = [sel.tag for sel in selectors]
             self.attr_tags[name] = None if None in tags or "*" in tags else frozenset(tags)
+        self._values = {name: _attribute_values(name) for name in ("class", "id", *self.by["@"])}
+
+    def may_match(self, root: etree._Element) -> bool:
+        """Whether some selector without combinators could match under root (root included),
+        judged from what lxml lists without a Python step per element: the tags some selector
+        keys on, the page's class names and ids, and the values of the attributes tested.
+        False means none can; True that the walk of :meth:`matches` must tell. Most pages carry
+        no mark of any framework, and this costs about a third of the walk."""
+        if self.any_tag or None in self._values.values():
+            return True
+        if self.by["t"] and next(root.iter(*self.by["t"]), None) is not None:
+            return True
+        if self.by["#"] and not self.by["#"].keys().isdisjoint(self._values["id"](root)):
+            return True
+        if self.by["."] and not self.by["."].keys().isdisjoint(
+                " ".join(self._values["class"](root)).split()):
+            return True
+        for name, tags in self.attr_tags.items():
+            if tags is None:
+                values = self._values[name](root)
+            else:
+                values = [v for el in root.iter(*tags) if (v := el.get(name)) is not None]
+            pattern = self.attr_values[name]
+            if values and (pattern is None or any(pattern.search(v) for v in values)):
+                return True
+        return False
 
     def matches(self, root: etree._Element) -> list[tuple[etree._Element, str]]:
         """(element, selector) pairs for every match under root (root included), in tree order."""
@@ -549,7 +575,8 @@ class SelectorSet:
         any_tag = self.any_tag
         empty: frozenset[str] = frozenset()
         class_keys = by_class.keys()
-        for el in root.iter(etree.Element):
+        walked = root.iter(etree.Element) if self.may_match(root) else ()
+        for el in walked:
             tag = el.tag
             pool = by_tag.get(tag) or []
             if any_tag:
@@ -591,6 +618,17 @@ class SelectorSet:
         for text in self.complex:
             out.extend((el, text) for el in css(text)(root))
         return out
+
+
+_XPATH_NAME = re.compile(r"[A-Za-z_][\w.-]*\Z")
+
+
+def _attribute_values(name: str) -> etree.XPath | None:
+    """An XPath listing the values of attribute ``name`` under an element (itself included) as
+    plain strings; None for a name XPath cannot spell (a prefixed name)."""
+    if not _XPATH_NAME.match(name):
+        return None
+    return etree.XPath(f"descendant-or-self::*/@{name}", smart_strings=False)
 
 
 @functools.lru_cache(maxsize=64)
