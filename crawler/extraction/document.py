@@ -44,6 +44,9 @@ handful. The rest of such an element's attributes are dropped before parsing."""
 #: the tag name is matched possessively: backtracking into it re-read every shorter tag.
 _LONG_TAG = re.compile(r"<([A-Za-z][^\s/>]*+)([^<>]{%d,})>" % (3 * MAX_ATTRIBUTES))
 _ATTRIBUTE = re.compile(r"""\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""")
+#: A ``<`` followed by more characters before the next ``<`` than the shortest such tag holds
+#: (3 per attribute: a space, a name, a value).
+_LONG_STRETCH = re.compile(r"<[^<]{%d}" % (3 * MAX_ATTRIBUTES + 1))
 
 MAX_MARKUP_DEPTH = 1000
 """On a page nested deeper than libxml2 parses at all (2048 with ``huge_tree``: it stops there
@@ -84,22 +87,26 @@ def limit_attributes(text: str, limit: int = MAX_ATTRIBUTES) -> tuple[str, int]:
     returned as it is.
 
     A tag long enough to hold that many attributes lies between one ``<`` and the next, so only
-    the stretches of the page at least that long (long text, scripts, such a tag) are searched:
-    splitting the page at ``<`` costs a fraction of running the pattern from every tag."""
-    shortest = 3 * MAX_ATTRIBUTES  # the least text between the tag's name and its end
-    cut = 0
-    pieces = text.split("<")  # pieces[0] is what comes before the first tag
-    for index in [i for i, piece in enumerate(pieces) if len(piece) > shortest and i]:
-        piece = pieces[index]
-        match = _LONG_TAG.match("<" + piece)
+    the stretches of the page at least that long (long text, scripts, such a tag) are searched,
+    found by one pattern that scans the page without making a string of every stretch."""
+    pieces: list[str] = []
+    last = cut = 0
+    for stretch in _LONG_STRETCH.finditer(text):
+        start = stretch.start()
+        end = text.find("<", stretch.end())
+        match = _LONG_TAG.match(text, start, len(text) if end < 0 else end)
         if match is None:
             continue
         attributes = _ATTRIBUTE.findall(match.group(2))
         if len(attributes) <= limit:
             continue
         cut += 1
-        pieces[index] = f"{match.group(1)}{''.join(attributes[:limit])}>{piece[match.end() - 1:]}"
-    return ("<".join(pieces) if cut else text), cut
+        pieces.append(f"{text[last:start]}<{match.group(1)}{''.join(attributes[:limit])}>")
+        last = match.end()
+    if not cut:
+        return text, 0
+    pieces.append(text[last:])
+    return "".join(pieces), cut
 
 
 def flatten_markup(text: str, limit: int = MAX_MARKUP_DEPTH) -> str:
@@ -167,23 +174,29 @@ def parse_html(data: bytes | str) -> Document:
     if len(text) > MAX_HTML_BYTES:
         text, truncated = text[:MAX_HTML_BYTES], True
     text = _XML_DECL.sub("", text, count=1)
-    if _has_control_characters(text):
-        text = _CONTROL.sub("", text)
-    text = _close_unclosed_title(text)
-    text, cut = limit_attributes(text)
+    # The page is encoded for the parser once: the bytes that show it holds no control
+    # character are parsed, unless the markup is then changed.
+    data: bytes | None = _utf8(text)
+    if _has_control_characters(data):
+        text, data = _CONTROL.sub("", text), None
+    markup, cut = limit_attributes(_close_unclosed_title(text))
+    if markup is not text:
+        text, data = markup, None
     if cut:
         logger.info("page has %d element(s) with more than %d attributes: the rest of their "
                     "attributes are not parsed", cut, MAX_ATTRIBUTES)
     if not text.strip():
         return Document(tree=None, encoding=encoding, html_length=0, error="empty")
+    if data is None:
+        data = _utf8(text)
     try:
-        root, too_deep = _parse(text, huge_tree=False)
+        root, too_deep = _parse(data, huge_tree=False)
         if too_deep:
-            root, beyond_huge_limit = _parse(text, huge_tree=True)
+            root, beyond_huge_limit = _parse(data, huge_tree=True)
             if beyond_huge_limit:
                 logger.info("page nested deeper than 2048 elements: tags below depth %d are "
                             "removed before parsing (their text is kept)", MAX_MARKUP_DEPTH)
-                root, _ = _parse(flatten_markup(text), huge_tree=True)
+                root, _ = _parse(_utf8(flatten_markup(text)), huge_tree=True)
             unwrapped = flatten_deep_nesting(root, MAX_DEPTH)
             logger.debug("page nested deeper than 255 elements: %d elements below depth %d "
                          "unwrapped", unwrapped, MAX_DEPTH)
@@ -195,20 +208,24 @@ def parse_html(data: bytes | str) -> Document:
     return Document(tree=root, encoding=encoding, html_length=len(text), truncated=truncated)
 
 
-def _has_control_characters(text: str) -> bool:
-    """Whether the text holds a character of ``_CONTROL`` (deleting bytes from the encoded text
-    is several times cheaper than searching it with the pattern, and most pages hold none)."""
-    data = text.encode("utf-8", "surrogatepass")
+def _utf8(text: str) -> bytes:
+    """The page as the parser reads it: UTF-8, lone surrogates passed through."""
+    try:
+        return text.encode("utf-8", "surrogatepass")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace")
+
+
+def _has_control_characters(data: bytes) -> bool:
+    """Whether the encoded page holds a character of ``_CONTROL`` (deleting bytes from the
+    encoded text is several times cheaper than searching the text with the pattern, and most
+    pages hold none)."""
     return len(data.translate(None, _CONTROL_BYTES)) != len(data)
 
 
-def _parse(text: str, *, huge_tree: bool) -> tuple[lxml.html.HtmlElement, bool]:
-    """Parse decoded HTML; also say whether libxml2 stopped at its nesting-depth limit."""
+def _parse(data: bytes, *, huge_tree: bool) -> tuple[lxml.html.HtmlElement, bool]:
+    """Parse the encoded page; also say whether libxml2 stopped at its nesting-depth limit."""
     parser = _html_parser(huge_tree=huge_tree)
-    try:
-        data = text.encode("utf-8", "surrogatepass")
-    except UnicodeEncodeError:
-        data = text.encode("utf-8", "replace")
     root = lxml.html.document_fromstring(data, parser=parser)
     too_deep = any("Excessive depth" in error.message for error in parser.error_log)
     return root, too_deep
