@@ -7,6 +7,10 @@ PYTHON ?= python3
 START ?=
 ARGS ?=
 PYTEST_ARGS ?=
+# Test files run side by side in this many worker processes (pytest-xdist; `auto` = one per CPU
+# core); every test of one file runs in the same worker, so a file's shared crawl is made once.
+# PYTEST_WORKERS=0 runs the suite in this process, one test after the other.
+PYTEST_WORKERS ?= auto
 SYSTEM_PACKAGES ?= chromium chromium-headless-shell redis-server
 
 .PHONY: crawl test demo setup system-deps clean
@@ -23,7 +27,7 @@ crawl:
 	$(VENV)/bin/scrapy crawl domain -a start="$$CRAWL_START" $(ARGS)
 
 test: setup
-	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+	$(VENV)/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 demo: setup
 	$(VENV)/bin/python -m crawler demo
