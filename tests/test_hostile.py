@@ -4,6 +4,8 @@ or a silently lost page, and the rest of the crawl completes."""
 from __future__ import annotations
 
 import asyncio
+import gzip
+import logging
 import os
 import re
 import signal
@@ -19,8 +21,9 @@ from crawler.extraction import extract
 from crawler.decoding import detect, looks_like_latin9
 from crawler.middlewares.internal_addresses import is_internal, literal_address, resolve
 from crawler.middlewares.traps import max_segment_repeats, strip_session_ids, url_pattern
+from crawler.spiders.domain import DomainSpider, SitemapProblem
 from crawler.timebound import BoundedRunner, TimeLimitExceeded
-from tests.conftest import REPO_ROOT, CrawlResult, crawl_command, run_crawl
+from tests.conftest import REPO_ROOT, CrawlResult, crawl_command, project_settings, run_crawl
 from tests.hostile import pages
 from tests.hostile.heartbeat import settings_with_heartbeat
 from tests.hostile.safety import unsafe_parts
@@ -494,7 +497,7 @@ CODING_CASES = [
          not_stored=tuple(f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
                                                              "two-lengths"))),
     Case("a gzipped sitemap that decompresses past DOWNLOAD_MAXSIZE", {"sitemaps/too_large": 1},
-         "Ignored {base}/sitemaps/bomb.xml.gz: a gzipped sitemap of ",
+         "WARNING: Ignored {base}/sitemaps/bomb.xml.gz: a gzipped sitemap of ",
          not_stored=("/ok/bomb",)),
     Case("1 MB title, 100 kB author, description, site name and JSON-LD values",
          {"extraction/metadata_cut": 1, "extraction/metadata_cut/title": 1,
@@ -981,3 +984,47 @@ def test_latin9_is_told_from_cp1252(text: str, latin9: bool) -> None:
     encoded = text.encode("iso8859_15" if latin9 else "cp1252")
     assert looks_like_latin9(encoded) is latin9
     assert detect(encoded * 3) == ("iso8859_15" if latin9 else "cp1252")
+
+
+# -- responses that are no sitemap --------------------------------------------------------------
+
+SITEMAP_URL = "https://docs.example.com/sitemap.xml"
+GOOD_SITEMAP = (b'<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/'
+                b'schemas/sitemap/0.9"><url><loc>https://docs.example.com/a</loc></url></urlset>')
+
+
+@pytest.mark.parametrize(("body", "problem", "level", "phrase"), [
+    (b"<html><body><p>A page, not a sitemap</p></body></html>", SitemapProblem.INVALID,
+     logging.INFO, "not a sitemap"),
+    (b"\x1f\x8b\x08\x00" + b"not gzip at all" * 20, SitemapProblem.BROKEN_GZIP, logging.WARNING,
+     "a gzipped sitemap that does not decompress"),
+    (gzip.compress(GOOD_SITEMAP.replace(b"</urlset>", b" " * 200_000 + b"</urlset>")),
+     SitemapProblem.TOO_LARGE, logging.WARNING, "decompresses to more than DOWNLOAD_MAXSIZE"),
+])
+def test_a_response_that_is_no_sitemap_is_counted_and_logged_at_the_level_of_its_kind(
+        body: bytes, problem: SitemapProblem, level: int, phrase: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The kind of problem (a typed field, not its phrase) picks the stat and the log level: a
+    page that is no sitemap is common and costs nothing (INFO), a broken or oversized gzip loses
+    the URLs the site lists (WARNING)."""
+    from scrapy import Request
+    from scrapy.http import Response
+    from scrapy.utils.test import get_crawler
+
+    crawler = get_crawler(DomainSpider, project_settings(ROBOTSTXT_OBEY=False,
+                                                         DOWNLOAD_MAXSIZE=100_000))
+    spider = DomainSpider.from_crawler(crawler, start="https://docs.example.com/", render="never")
+    response = Response(SITEMAP_URL, body=body, request=Request(SITEMAP_URL))
+
+    async def read() -> list[object]:
+        return [request async for request in spider.parse_sitemap(response)]
+
+    with caplog.at_level(logging.DEBUG, logger="crawler.spiders.domain"):
+        assert asyncio.run(read()) == []
+    ignored = [r for r in caplog.records if r.getMessage().startswith(f"Ignored {SITEMAP_URL}")]
+    assert len(ignored) == 1 and ignored[0].levelno == level and phrase in ignored[0].getMessage()
+    stats = crawler.stats.get_stats()
+    assert stats.get(f"sitemaps/{problem.stat}") == 1
+    # nothing else is counted for it: it is no sitemap read, and no other problem
+    assert "sitemaps/read" not in stats
+    assert [k for k in stats if k.startswith("sitemaps/")] == [f"sitemaps/{problem.stat}"]

@@ -20,6 +20,7 @@ import zlib
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -211,6 +212,21 @@ def _without_doctype(body: bytes) -> tuple[bytes, bool]:
     return stripped + body[len(prolog):], True
 
 
+class SitemapProblem(Enum):
+    """Why a response is no sitemap: its stat (``sitemaps/<stat>``) and the level of its log
+    line. A response that is no sitemap at all (an HTML page at a sitemap's address, broken XML)
+    is common and costs nothing the site lists (INFO); a sitemap too large to decompress or a
+    broken gzip loses the URLs it lists (WARNING)."""
+
+    INVALID = ("invalid", logging.INFO)
+    TOO_LARGE = ("too_large", logging.WARNING)
+    BROKEN_GZIP = ("broken_gzip", logging.WARNING)
+
+    def __init__(self, stat: str, level: int) -> None:
+        self.stat = stat
+        self.level = level
+
+
 @dataclass
 class SitemapReading:
     """What one sitemap lists, read off the reactor thread: its kind, the sitemaps of an index
@@ -218,11 +234,11 @@ class SitemapReading:
     checked). ``problem`` says why a response is no sitemap (then nothing else is set);
     ``doctype_removed``: it declared a document type (entities), removed before parsing;
     ``unreadable``: how many of its ``<loc>`` entries the parser could not read;
-    ``problem_kind``: the stat of the problem (``sitemaps/<kind>``)."""
+    ``problem_kind``: which problem it is (its stat and log level)."""
 
     kind: str
     problem: str | None = None
-    problem_kind: str = "invalid"
+    problem_kind: SitemapProblem = SitemapProblem.INVALID
     sitemaps: list[str] = field(default_factory=list)
     pages: list[tuple[str, str]] = field(default_factory=list)
     doctype_removed: bool = False
@@ -663,9 +679,9 @@ class DomainSpider(Spider):
         stats = self.crawler.stats
         reading = await asyncio.to_thread(self._read_sitemap, response)
         if reading.problem is not None:
-            stats.inc_value(f"sitemaps/{reading.problem_kind}")
-            level = logging.INFO if reading.problem_kind == "invalid" else logging.WARNING
-            logger.log(level, "Ignored %s: %s", response.url[:300], reading.problem)
+            stats.inc_value(f"sitemaps/{reading.problem_kind.stat}")
+            logger.log(reading.problem_kind.level, "Ignored %s: %s", response.url[:300],
+                       reading.problem)
             return
         stats.inc_value("sitemaps/read")
         if reading.doctype_removed:
@@ -843,25 +859,26 @@ class DomainSpider(Spider):
                         "; they are kept in JOBDIR for the next run" if backlog.jobdir else "")
         backlog.close()
 
-    def _sitemap_body(self, response: Response) -> tuple[bytes, tuple[str, str] | None]:
+    def _sitemap_body(self, response: Response
+                      ) -> tuple[bytes, tuple[SitemapProblem, str] | None]:
         """The XML of a sitemap response, gunzipped if needed, or the problem that makes it no
-        sitemap: its stat suffix (``too_large``, ``broken_gzip``, ``invalid``) and a phrase."""
+        sitemap and a phrase saying it."""
         max_size = self.crawler.settings.getint("DOWNLOAD_MAXSIZE")
         body = response.body
         if body[:2] == b"\x1f\x8b":
             try:
                 body = gunzip(body, max_size=max_size)
             except _DecompressionMaxSizeExceeded:
-                return b"", ("too_large", f"a gzipped sitemap of {len(body)} bytes that "
-                                          f"decompresses to more than DOWNLOAD_MAXSIZE "
-                                          f"({max_size} bytes)")
+                return b"", (SitemapProblem.TOO_LARGE,
+                             f"a gzipped sitemap of {len(body)} bytes that decompresses to "
+                             f"more than DOWNLOAD_MAXSIZE ({max_size} bytes)")
             except (OSError, EOFError, struct.error, zlib.error):
-                return b"", ("broken_gzip", f"a gzipped sitemap that does not decompress "
-                                            f"({len(body)} bytes)")
+                return b"", (SitemapProblem.BROKEN_GZIP,
+                             f"a gzipped sitemap that does not decompress ({len(body)} bytes)")
         head = body[:512].lstrip()
         if head.startswith(b"<?xml") or b"<urlset" in head or b"<sitemapindex" in head:
             return body, None
-        return b"", ("invalid", "not a sitemap")
+        return b"", (SitemapProblem.INVALID, "not a sitemap")
 
     # -- errors -------------------------------------------------------------------------
 
