@@ -421,16 +421,17 @@ def _panel_index(el: etree._Element, container: etree._Element, t: Thresholds) -
 
 def _keep_when_mostly(dropped: list[etree._Element], removed: set[etree._Element],
                      stats: dict[etree._Element, Stats], total: int,
-                     trace: list[dict[str, Any]] | None, why: str, t: Thresholds) -> None:
-    """Take back removals of one kind when together they would take most of the container's
-    text: what each removed block looked like is then what the page is made of."""
+                     trace: list[dict[str, Any]] | None, rule: str, why: str,
+                     t: Thresholds) -> None:
+    """Take back removals of one kind (by ``rule``) when together they would take most of the
+    container's text: what each removed block looked like is then what the page is made of."""
     chars = sum(stats[el].chars for el in dropped
                 if el in removed and el in stats and not _is_inside(el, removed))
     if chars <= t.generic_max_share * total:
         return
     removed.difference_update(dropped)
     if trace is not None:
-        trace.append({"step": "clean", "action": "kept", "count": len(dropped),
+        trace.append({"step": "clean", "action": "kept", "rule": rule, "count": len(dropped),
                       "why": why.format(share=chars / total)})
 
 
@@ -463,26 +464,30 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     protected = {m for rule in rules for sel in rule.keep for m in css(sel)(container)}
     described = "" if story else _description_key(description, t)
 
-    def drop(el: etree._Element, why: str, guard: bool, named: bool = False,
+    def drop(el: etree._Element, rule: str, why: str, guard: bool, named: bool = False,
              max_share: float | None = None) -> None:
+        """Mark ``el`` for removal by ``rule`` (named in every trace entry it writes, as the
+        other cleaning stages name theirs), unless a guard keeps it."""
         if el is container or el in removed or _is_inside(el, removed):
             return
         if guard and (el in protected or _is_inside(el, protected)):
             if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "why": f"{why}, but a site "
-                              "rule keeps it", **_describe(el, stats.get(el))})
+                trace.append({"step": "clean", "action": "kept", "rule": rule,
+                              "why": f"{why}, but a site rule keeps it",
+                              **_describe(el, stats.get(el))})
             return
         if guard and described and _holds_declared_description(el, described, t):
             if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "why": f"{why}, but "
-                              f"{DECLARED_DESCRIPTION_RULE}: it holds the page's declared "
-                              "description", **_describe(el, stats.get(el))})
+                trace.append({"step": "clean", "action": "kept", "rule": rule,
+                              "why": f"{why}, but {DECLARED_DESCRIPTION_RULE}: it holds the "
+                              "page's declared description", **_describe(el, stats.get(el))})
             return
         heading = _emptied_heading(el)
         if heading is not None:
             if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "why": f"{why}, but it is all "
-                              f"the text of a heading ({heading.tag})", **_describe(el, stats.get(el))})
+                trace.append({"step": "clean", "action": "kept", "rule": rule,
+                              "why": f"{why}, but it is all the text of a heading "
+                              f"({heading.tag})", **_describe(el, stats.get(el))})
             return
         if named:
             by_name.append(el)
@@ -491,38 +496,43 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         if guard and st is not None and st.chars > share * total:
             unhide(el)
             if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "why": f"{why}, but holds "
-                              f"{st.chars / total:.0%} of the text", **_describe(el, st)})
+                trace.append({"step": "clean", "action": "kept", "rule": rule,
+                              "why": f"{why}, but holds {st.chars / total:.0%} of the text",
+                              **_describe(el, st)})
             return
         removed.add(el)
         if trace is not None:
-            trace.append({"step": "clean", "action": "removed", "why": why, **_describe(el, st)})
+            trace.append({"step": "clean", "action": "removed", "rule": rule, "why": why,
+                          **_describe(el, st)})
 
     for el in _SIGNUP_MARKED(container):
-        drop(el, "sign-up box (short text around an email field)", guard=False)
+        drop(el, "sign-up-box", "sign-up box (short text around an email field)", guard=False)
     for el in _FORM_MARKED(container):
-        drop(el, "form-box: a short form the reader fills in, with its heading", guard=True)
+        drop(el, "form-box", "form-box: a short form the reader fills in, with its heading",
+             guard=True)
     for caption in container.iter("figcaption"):
         if _image_caption(caption):
-            drop(caption, "caption of an image", guard=True)
+            drop(caption, "image-caption", "caption of an image", guard=True)
     for el in _declared_asides(container, cleaning) if story else ():
-        drop(el, "declared-aside: a declared author box beside the story", guard=True)
+        drop(el, "declared-aside", "declared-aside: a declared author box beside the story",
+             guard=True)
     rule_selectors = {sel: rule.source for rule in rules for sel in rule.exclude}
     generic = cleaning.ad_selectors + cleaning.remove
     selectors = selector_set(tuple(rule_selectors) + generic)
     for el, selector in selectors.matches(container):
         if selector in rule_selectors:
-            drop(el, f"rule {rule_selectors[selector]}: {selector}", guard=False)
+            drop(el, "site-rule", f"rule {rule_selectors[selector]}: {selector}", guard=False)
         elif selector in cleaning.hiding_selectors and _collapsed_content(el, cleaning):
             unhide(el)
             if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "why": f"{selector}, but a "
-                              "collapsed tab/accordion panel", **_describe(el, stats.get(el))})
+                trace.append({"step": "clean", "action": "kept", "rule": "generic-selector",
+                              "why": f"{selector}, but a collapsed tab/accordion panel",
+                              **_describe(el, stats.get(el))})
         elif selector in cleaning.hiding_selectors and _hidden_copy(el, container, stats, total, t):
-            drop(el, f"generic selector {selector}: a hidden copy of the visible text",
-                 guard=False)
+            drop(el, "hidden-copy",
+                 f"generic selector {selector}: a hidden copy of the visible text", guard=False)
         else:
-            drop(el, f"generic selector {selector}", guard=True)
+            drop(el, "generic-selector", f"generic selector {selector}", guard=True)
     verdicts: dict[tuple[str | None, str | None], tuple[re.Match | None, re.Match | None]] = {}
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
@@ -534,11 +544,13 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                 verdict = verdicts[names_key] = _name_verdict(el, cleaning, exempt)
             secondary_hit, boilerplate_hit = verdict
             if secondary_hit:
-                drop(el, f"secondary section {secondary_hit.group(0).strip(' -_')!r}",
+                drop(el, "secondary-section",
+                     f"secondary section {secondary_hit.group(0).strip(' -_')!r}",
                      guard=True, max_share=t.secondary_max_share)
                 continue
             if boilerplate_hit:
-                drop(el, f"boilerplate name {boilerplate_hit.group(0).strip(' -_')!r}",
+                drop(el, "boilerplate-name",
+                     f"boilerplate name {boilerplate_hit.group(0).strip(' -_')!r}",
                      guard=True, named=True)
                 continue
         if not prune_link_dense or el.tag not in _LINK_BLOCKS:
@@ -548,18 +560,19 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             continue
         if _panel_index(el, container, t):
             if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "why": "link list of one panel "
-                              "in a grid of panels (heading, text, links)", **_describe(el, st)})
+                trace.append({"step": "clean", "action": "kept", "rule": "link-dense",
+                              "why": "link list of one panel in a grid of panels (heading, "
+                              "text, links)", **_describe(el, st)})
             continue
-        drop(el, f"link-dense block ({st.link_density:.0%} link text, {st.links} links)",
-             guard=True)
+        drop(el, "link-dense",
+             f"link-dense block ({st.link_density:.0%} link text, {st.links} links)", guard=True)
         if el in removed:
             link_lists.append(el)
-    _keep_when_mostly(link_lists, removed, stats, total, trace,
+    _keep_when_mostly(link_lists, removed, stats, total, trace, "link-dense",
                       "link-dense blocks would remove {share:.0%} of the text: the container is "
                       "a list of linked items (a listing page); link-dense pruning skipped", t)
     # Names that match this often are the site's vocabulary, not boilerplate markers.
-    _keep_when_mostly(by_name, removed, stats, total, trace,
+    _keep_when_mostly(by_name, removed, stats, total, trace, "boilerplate-name",
                       "boilerplate names would remove {share:.0%} of the text; name rule "
                       "skipped on this page", t)
     labels = _labels_before(removed) if story else []
@@ -692,8 +705,8 @@ def _drop_orphan_labels(labels: list[etree._Element], container: etree._Element,
             continue
         if _emptied_heading(label) is None and _label_like(label, text):
             doomed.append(label)
-    _remove_counted(doomed, trace, "orphan-label: a short title line whose block cleaning "
-                    "removed")
+    _remove_counted(doomed, trace, "orphan-label",
+                    "orphan-label: a short title line whose block cleaning removed")
 
 
 _PROSE_TAGS = frozenset({"p", "li", "dt", "dd", "figcaption", "caption", "blockquote", "td",
@@ -722,8 +735,8 @@ def _drop_code_chrome(container: etree._Element, trace: list[dict[str, Any]] | N
                     len(text) <= t.code_chrome_max_chars
                     and len(text.split()) <= t.code_chrome_max_words):
                 doomed.append(el)
-    _remove_counted(doomed, trace, "code block chrome (labels, copy buttons, line numbers "
-                    "beside a <pre>)")
+    _remove_counted(doomed, trace, "code-chrome",
+                    "code block chrome (labels, copy buttons, line numbers beside a <pre>)")
 
 
 def _code_frame(pre: etree._Element, container: etree._Element,
@@ -780,17 +793,19 @@ def _drop_repeated_blocks(container: etree._Element, trace: list[dict[str, Any]]
         elif not contains(first, el) and not contains(el, first) \
                 and (_quoted(el) or not _same_shape_branches(first, el)):
             doomed.append(el)
-    _remove_counted(doomed, trace, "repeated text blocks")
+    _remove_counted(doomed, trace, "repeated-blocks", "repeated text blocks")
 
 
 def _remove_counted(doomed: list[etree._Element], trace: list[dict[str, Any]] | None,
-                    why: str) -> None:
-    """Remove the elements still in the tree (tails kept) and record how many, and why."""
+                    rule: str, why: str) -> None:
+    """Remove the elements still in the tree (tails kept) and record how many, by which rule,
+    and why."""
     for el in doomed:
         if el.getparent() is not None:
             _remove(el)
     if trace is not None and doomed:
-        trace.append({"step": "clean", "action": "removed", "why": why, "count": len(doomed)})
+        trace.append({"step": "clean", "action": "removed", "rule": rule, "why": why,
+                      "count": len(doomed)})
 
 
 def _quoted(el: etree._Element) -> bool:
@@ -851,8 +866,8 @@ def _drop_repeated_in_cards(container: etree._Element, trace: list[dict[str, Any
         if next(card.iter("a"), None) is not None \
                 and len(" ".join(text_content(card).split())) <= t.max_card_chars:
             doomed += _repeated_lines(card, t)
-    _remove_counted(doomed, trace, "a line each card of a grid prints twice (image link and "
-                    "heading)")
+    _remove_counted(doomed, trace, "card-chrome",
+                    "a line each card of a grid prints twice (image link and heading)")
 
 
 def _repeated_lines(card: etree._Element, t: Thresholds) -> list[etree._Element]:
@@ -977,4 +992,5 @@ def _drop_empty(container: etree._Element, trace: list[dict[str, Any]] | None) -
             _remove(el, keep_text=True)
             empty += 1
     if trace is not None and empty:
-        trace.append({"step": "clean", "action": "removed", "why": "empty elements", "count": empty})
+        trace.append({"step": "clean", "action": "removed", "rule": "empty-elements",
+                      "why": "empty elements", "count": empty})
