@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 
+import lxml.html
 import pytest
 
 from crawler.extraction import extract
+from crawler.extraction.structured import parse_structured
+from crawler.extraction.thresholds import THRESHOLDS
 from tests.kept_and_removed import assert_kept_and_removed
 
 FAQ = [
@@ -130,3 +133,20 @@ def test_an_faq_is_no_discussion(kind: str, comments_apart: bool) -> None:
         assert "Reader one" not in result.content_text
     else:  # a Q&A page's answers are its posts: they stay in the content
         assert "Reader one" in result.content_text
+
+
+def test_a_declared_faq_is_read_up_to_its_bound() -> None:
+    """A page declaring thousands of questions cannot make the search for them long: the first
+    ``faq_max_questions`` are read, the rest are not, and the FAQ block that shows the ones read
+    is still added after the grid."""
+    bound = THRESHOLDS.faq_max_questions
+    many = FAQ + [(f"Question {i} about the winter range?", f"Answer {i} about the range.")
+                  for i in range(2 * bound)]
+    html = page(INTRO + f"<ul class='grid'>{GRID}</ul>", after=accordion(many[:bound]),
+                head=declared(faq=many))
+    structured = parse_structured(lxml.html.fromstring(html), "https://shop.example/rain-jackets")
+    assert [q for q, _ in structured.faq] == [q for q, _ in many[:bound]]
+    result = extract(html, "https://shop.example/rain-jackets")
+    assert_kept_and_removed(result.content_text, "many declared questions",
+                            ["Trail jacket model 7", *QUESTIONS, many[bound - 1][0]],
+                            ["Imprint, terms", "Women"])

@@ -51,9 +51,11 @@ def _places(body: etree._Element, faq: list[tuple[str, str]],
             t: Thresholds) -> list[etree._Element]:
     """The place of each declared question found on the page: the smallest element whose words
     are the question's (with a few more characters), climbing from the elements whose own text
-    is part of a question (one pass over the page; each climb stops at the question's size)."""
+    is part of a question (one pass over the page; each climb stops at the question's size, and
+    an element's words are read once however many questions climb through it)."""
     wanted = [w for w in (_words(q) for q, _ in faq) if w]
     found: dict[str, etree._Element] = {}
+    words_of: dict[etree._Element, str] = {}  # each element's words read once, not per question
     for el in body.iter():
         if not isinstance(el.tag, str) or not el.text or len(found) == len(wanted):
             continue
@@ -66,7 +68,9 @@ def _places(body: etree._Element, faq: list[tuple[str, str]],
             most = len(question) + t.faq_question_extra_chars
             node: etree._Element | None = el
             while node is not None:
-                words = _words(text_content(node))
+                words = words_of.get(node)
+                if words is None:
+                    words = words_of[node] = _words(text_content(node))
                 if len(words) > most:
                     break
                 if question in words:

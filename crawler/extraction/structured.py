@@ -349,7 +349,7 @@ def _json_ld(tree: HtmlElement, max_depth: int) -> list[dict]:
     return nodes
 
 
-def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
+def _apply_json_ld(sd: StructuredData, nodes: list[dict], max_questions: int) -> None:
     """Fill ``sd`` from the JSON-LD node that best describes the page (others fill gaps)."""
     index = {n["@id"]: n for n in nodes if isinstance(n.get("@id"), str)}
     for node in nodes:
@@ -360,7 +360,7 @@ def _apply_json_ld(sd: StructuredData, nodes: list[dict]) -> None:
         if "website" in {t.lower() for t in _types_of(node)}:
             _set(sd, "site_name", _text_value(node.get("name")), "json-ld")
             _set(sd, "language", _text_value(node.get("inLanguage")), "json-ld")
-    sd.faq = _faq_entries(nodes, index)
+    sd.faq = _faq_entries(nodes, index, max_questions)
     ranked = sorted((n for n in nodes if _node_rank(n) > NodeRank.NONE), key=_node_rank,
                     reverse=True)
     for node in ranked:
@@ -404,10 +404,12 @@ def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def _faq_entries(nodes: list[dict], index: dict[str, dict]) -> list[tuple[str, str]]:
+def _faq_entries(nodes: list[dict], index: dict[str, dict],
+                 max_questions: int) -> list[tuple[str, str]]:
     """Question and answer text of the ``Question`` nodes of every ``FAQPage`` of the page: a
     node of its own, or the ``subjectOf`` of another (a web page naming its FAQ); questions may
-    be written out or referenced by ``@id``; an answer may be HTML (its tags go)."""
+    be written out or referenced by ``@id``; an answer may be HTML (its tags go). At most
+    ``max_questions`` (the first), so a page cannot make the search for them long."""
     def typed(value: Any, kind: str) -> dict | None:
         if isinstance(value, dict) and "@type" not in value and value.get("@id") in index:
             value = index[value["@id"]]
@@ -430,6 +432,8 @@ def _faq_entries(nodes: list[dict], index: dict[str, dict]) -> list[tuple[str, s
                 else None
             text = _text_value(answer.get("text")) if isinstance(answer, dict) else None
             entries[question] = _TAG.sub(" ", text or "")
+            if len(entries) >= max_questions:
+                return list(entries.items())
     return list(entries.items())
 
 
@@ -553,7 +557,8 @@ def parse_structured(tree: HtmlElement, url: str,
     if tree is None:
         return sd
     try:
-        _apply_json_ld(sd, _json_ld(tree, thresholds.structured_max_depth))
+        _apply_json_ld(sd, _json_ld(tree, thresholds.structured_max_depth),
+                       thresholds.faq_max_questions)
         _apply_microdata(sd, tree, thresholds.structured_max_name_chars)
         _apply_meta(sd, tree)
     except (etree.LxmlError, ValueError, TypeError, AttributeError) as exc:  # malformed markup

@@ -411,6 +411,10 @@ class Thresholds:
     """A declared FAQ (JSON-LD ``FAQPage``) is added to the content only when it declares at
     least this many questions and that many are found on the page: one question is a Q&A
     page's post or a stray node. Structural (a repetition needs two)."""
+    faq_max_questions: int = 100
+    """At most this many declared questions are read (the first): each is searched for on the
+    page, so a page declaring thousands would make the search long. Bound, not tuned: the
+    largest declared FAQ of both development corpora has 25 questions."""
     faq_found_share: float = 0.5
     """The FAQ block must hold the places of at least this share of the declared questions
     (questions declared but not shown are common: a script fills the accordion), and it is
