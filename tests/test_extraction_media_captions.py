@@ -7,14 +7,10 @@ from __future__ import annotations
 import pytest
 
 from crawler.extraction import extract
+from tests.story_fixture import STORY_END, story_paragraphs
 
-STORY = "".join(
-    f"<p>La commune a inauguré lundi le nouveau port, après des travaux qui ont duré trois "
-    f"semaines de plus que prévu; les premiers bateaux sont arrivés avant midi. Paragraphe {i}."
-    f"</p>" for i in range(3))
-END = ("<p>Le maire a remercié tous les participants et annoncé que le marché du quai rouvrira "
-       "chaque samedi dès le printemps prochain. Fin de l'article.</p>")
-
+STORY = story_paragraphs(3)
+END = STORY_END
 
 ARTICLE = "<meta property='og:type' content='article'>"
 """The page declares itself an article (the rule's pages; a dated page is one too)."""

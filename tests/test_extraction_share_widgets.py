@@ -10,14 +10,11 @@ import pytest
 
 from crawler.extraction import extract
 from tests.kept_and_removed import assert_kept_and_removed
+from tests.story_fixture import STORY_END, story_paragraphs
 
 URL = "https://news.example/2024/le-port-rouvre"
-STORY = "".join(
-    f"<p>La commune a inauguré lundi le nouveau port, après des travaux qui ont duré trois "
-    f"semaines de plus que prévu; les premiers bateaux sont arrivés avant midi. Paragraphe {i}."
-    f"</p>" for i in range(4))
-END = ("<p>Le maire a remercié tous les participants et annoncé que le marché du quai rouvrira "
-       "chaque samedi dès le printemps prochain. Fin de l'article.</p>")
+STORY = story_paragraphs(4)
+END = STORY_END
 
 
 def share(base: str, page: str = URL, text: str = "") -> str:
