@@ -470,24 +470,22 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         other cleaning stages name theirs), unless a guard keeps it."""
         if el is container or el in removed or _is_inside(el, removed):
             return
-        if guard and (el in protected or _is_inside(el, protected)):
+
+        def kept(guard_says: str, st: Stats | None) -> None:
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "rule": rule,
-                              "why": f"{why}, but a site rule keeps it",
-                              **_describe(el, stats.get(el))})
+                              "why": f"{why}, but {guard_says}", **_describe(el, st)})
+
+        if guard and (el in protected or _is_inside(el, protected)):
+            kept("a site rule keeps it", stats.get(el))
             return
         if guard and described and _holds_declared_description(el, described, t):
-            if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "rule": rule,
-                              "why": f"{why}, but {DECLARED_DESCRIPTION_RULE}: it holds the "
-                              "page's declared description", **_describe(el, stats.get(el))})
+            kept(f"{DECLARED_DESCRIPTION_RULE}: it holds the page's declared description",
+                 stats.get(el))
             return
         heading = _emptied_heading(el)
         if heading is not None:
-            if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "rule": rule,
-                              "why": f"{why}, but it is all the text of a heading "
-                              f"({heading.tag})", **_describe(el, stats.get(el))})
+            kept(f"it is all the text of a heading ({heading.tag})", stats.get(el))
             return
         if named:
             by_name.append(el)
@@ -495,10 +493,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         share = t.generic_max_share if max_share is None else max_share
         if guard and st is not None and st.chars > share * total:
             unhide(el)
-            if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "rule": rule,
-                              "why": f"{why}, but holds {st.chars / total:.0%} of the text",
-                              **_describe(el, st)})
+            kept(f"holds {st.chars / total:.0%} of the text", st)
             return
         removed.add(el)
         if trace is not None:

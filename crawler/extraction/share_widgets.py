@@ -57,12 +57,17 @@ def page_address(url: str) -> str | None:
     return (host + path).lower()
 
 
-def _is_share_link(link: etree._Element, url: str, address: str, site: str) -> bool:
-    """Whether a link hands the page's own address to another site."""
+def _target(link: etree._Element, url: str) -> str | None:
+    """The absolute address a link leads to, or None for none or a place on the page."""
     href = (link.get("href") or "").strip()
     if not href or href.startswith("#"):
-        return False
-    target = join_url(url, href)
+        return None
+    return join_url(url, href)
+
+
+def _is_share_link(link: etree._Element, url: str, address: str, site: str) -> bool:
+    """Whether a link hands the page's own address to another site."""
+    target = _target(link, url)
     if target is None or same_site(site_host(target), site):
         return False
     decoded = target
@@ -80,10 +85,7 @@ def _label_chars(el: etree._Element, shares: set[etree._Element]) -> int:
 def _own_link(el: etree._Element, url: str, site: str) -> bool:
     """Whether an element holds a link to the page's own site."""
     for a in el.iter("a"):
-        href = (a.get("href") or "").strip()
-        if not href or href.startswith("#"):
-            continue
-        target = join_url(url, href)
+        target = _target(a, url)
         if target is not None and same_site(site_host(target), site):
             return True
     return False
