@@ -20,8 +20,8 @@ import zlib
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
-from enum import Enum
 from datetime import datetime, timezone
+from enum import Enum
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
