@@ -7,8 +7,11 @@ from __future__ import annotations
 from urllib.parse import quote
 
 import pytest
+from lxml import etree
 
 from crawler.extraction import extract
+from crawler.extraction.addresses import site_host
+from crawler.extraction.share_widgets import _is_share_link, page_address
 from tests.kept_and_removed import assert_kept_and_removed
 from tests.story_fixture import STORY_END, story_paragraphs
 
@@ -76,3 +79,36 @@ def test_trace_names_the_rule() -> None:
     entries = [e for e in result.trace if e.get("rule") == "share-widget"]
     assert entries and "Soyez sociable" in entries[0]["text"][0]
     assert "Paragraphe 0" in result.content_text
+
+
+ENCODED = quote(URL, safe="")
+LINKS = [
+    # (href, is a share link): every kind of address the rule reads without joining it to the
+    # page's, and those it must join, answered alike both ways
+    (f"https://www.facebook.com/sharer.php?u={ENCODED}", True),
+    (f"http://twitter.com/intent/tweet?url={quote(ENCODED, safe='')}", True),
+    (f"https://www.linkedin.com/shareArticle?url={URL.replace('://', '://www.')}", True),
+    (f"mailto:?body={ENCODED}", True),
+    (f"//social.example/share?u={ENCODED}", True),
+    (f"HTTPS://social.example/share?u={ENCODED}", True),
+    (f"https://social.example/share?\tu={ENCODED}", True),
+    (f"https://social.example/share?u={ENCODED}#", True),
+    ("/2024/le-marche", False),
+    (f"/partager?u={ENCODED}", False),
+    ("#commentaires", False),
+    (f"https://news.example/partager?u={ENCODED}", False),
+    (f"https://www.news.example/partager?u={ENCODED}", False),
+    ("https://social.example/share?u=https%3A%2F%2Fnews.example%2F2024%2Fautre", False),
+    ("https://social.example/", False),
+    ("https://[::1/share", False),
+    ("/\t/social.example/share", False),
+    ("", False),
+]
+
+
+@pytest.mark.parametrize("href,expected", LINKS, ids=[h[:60] or "empty" for h, _ in LINKS])
+def test_links_read_without_joining_answer_as_joined(href: str, expected: bool) -> None:
+    link = etree.Element("a", href=href)
+    address, site = page_address(URL), site_host(URL)
+    assert _is_share_link(link, URL, address, site, web_page=True) is expected
+    assert _is_share_link(link, URL, address, site, web_page=False) is expected

@@ -65,15 +65,52 @@ def _target(link: etree._Element, url: str) -> str | None:
     return join_url(url, href)
 
 
-def _is_share_link(link: etree._Element, url: str, address: str, site: str) -> bool:
-    """Whether a link hands the page's own address to another site."""
-    target = _target(link, url)
-    if target is None or same_site(site_host(target), site):
-        return False
+_REWRITTEN = frozenset("\t\r\n")
+"""Characters the URL parser takes out of an address wherever they stand (so ``/\\t/host``
+names a host): a link holding one is left to the full join."""
+_ABSOLUTE_PREFIXES = ("http://", "https://")
+"""Address prefixes of links that name their own host, whatever the page's scheme."""
+_WEB_SCHEMES = frozenset({"http", "https"})
+"""Schemes of a page whose relative links the parser joins to the page's host."""
+
+
+def _holds_address(target: str, address: str) -> bool:
+    """Whether a link's address, percent-decoded, holds the page's (``page_address``)."""
     decoded = target
     for _ in range(_DECODINGS):
         decoded = unquote(decoded)
     return address in decoded.lower().replace("://www.", "://")
+
+
+def _settled_unjoined(href: str, address: str, site: str) -> bool:
+    """Whether an ``href`` of a link on an ``http(s)`` page is certainly no share link, read
+    without joining it to the page's address (most links of a page are relative or name their
+    site, and joining each one cost more than the rest of the rule). A relative link (no
+    scheme, not ``//host``) takes the page's host. An ``http(s)://`` link keeps its own host
+    when joined, and its joined address is its own less the empty ``;``, ``?`` and ``#``
+    parts: neither the page's address nor its decoded form holds those characters, so the
+    page's address is in the joined link only if it is in the link. Links starting with a
+    control character or holding a character the parser deletes (tab, line break) answer
+    False and are joined in full."""
+    if not href or href[0] <= " " or not _REWRITTEN.isdisjoint(href):
+        return False
+    if ":" not in href:
+        return not href.startswith("//")
+    if not href.startswith(_ABSOLUTE_PREFIXES):
+        return False
+    return not _holds_address(href, address) or same_site(site_host(href), site)
+
+
+def _is_share_link(link: etree._Element, url: str, address: str, site: str,
+                   web_page: bool) -> bool:
+    """Whether a link hands the page's own address to another site (``web_page``: the page's
+    address is ``http(s)``, so most of its links are settled without joining them)."""
+    if web_page and _settled_unjoined((link.get("href") or "").strip(), address, site):
+        return False
+    target = _target(link, url)
+    if target is None or same_site(site_host(target), site):
+        return False
+    return _holds_address(target, address)
 
 
 def _label_chars(el: etree._Element, shares: set[etree._Element]) -> int:
@@ -98,7 +135,8 @@ def find_share_widgets(container: etree._Element, url: str,
     if address is None:
         return []
     site = site_host(url)
-    links = [a for a in container.iter("a") if _is_share_link(a, url, address, site)]
+    web_page = urlsplit(url.strip()).scheme in _WEB_SCHEMES
+    links = [a for a in container.iter("a") if _is_share_link(a, url, address, site, web_page)]
     if len(links) < t.share_min_links:
         return []
     shares = set(links)
