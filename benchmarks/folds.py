@@ -190,6 +190,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "declared-description": ("crawler.extraction.clean", "_holds_declared_description",
                              lambda *a, **k: False),
     "declared-faq": ("crawler.extraction", "find_declared_faq", lambda *a, **k: None),
+    "accordion-panel": ("crawler.extraction.clean", "accordion_panels",
+                        lambda *a, **k: set()),
     "faq-questions": ("crawler.extraction", "keep_declared_questions", lambda *a, **k: 0),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what

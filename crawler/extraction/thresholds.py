@@ -392,6 +392,11 @@ class Thresholds:
     form_box_extra_chars: int = 80
     """The wrappers around a form box that add at most this much text (its heading, a line of
     notes) go with it. A heading's length; not swept yet."""
+    accordion_min_items: int = 2
+    """Items of one tag and class, each a title over a hidden panel, at least this many side by
+    side, make an accordion whose panels are kept as content. Two: a single titled hidden
+    block is as often a folded menu; questions and answers, description and specifications
+    come at least in pairs. Not swept yet."""
     description_min_chars: int = 80
     """A page's declared description (JSON-LD, microdata, OpenGraph) guards the block that holds
     it from cleaning only when it is at least this long: shorter ones ("Shop shoes online") are
