@@ -176,6 +176,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "story-head": ("crawler.extraction", "drop_story_head", lambda *a, **k: 0),
     "discussion-posts": ("crawler.extraction.clean", "discussion_posts", lambda *a, **k: None),
     "teaser-list": ("crawler.extraction", "drop_teaser_lists", lambda *a, **k: 0),
+    "linked-headline": ("crawler.extraction.story_asides", "linked_headline",
+                        lambda block, *a, **k: block),
     "form-box": ("crawler.extraction.clean", "_form_boxes", lambda *a, **k: []),
     "declared-aside": ("crawler.extraction.clean", "_declared_asides", lambda *a, **k: []),
     "orphan-label": ("crawler.extraction.clean", "_labels_before", lambda *a, **k: []),
