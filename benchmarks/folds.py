@@ -178,6 +178,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "teaser-list": ("crawler.extraction", "drop_teaser_lists", lambda *a, **k: 0),
     "linked-headline": ("crawler.extraction.story_asides", "linked_headline",
                         lambda block, *a, **k: block),
+    "aside-label": ("crawler.extraction.story_asides", "aside_labels", lambda *a, **k: []),
     "form-box": ("crawler.extraction.clean", "_form_boxes", lambda *a, **k: []),
     "declared-aside": ("crawler.extraction.clean", "_declared_asides", lambda *a, **k: []),
     "orphan-label": ("crawler.extraction.clean", "_labels_before", lambda *a, **k: []),

@@ -72,6 +72,14 @@ CASES = [
                         f"und einem Frühstück aus der Region. Eintrag {i}.</p>"
                         for i in range(6)) + STORY[1],
      ["Hotel am Kai Nummer 0", "Hotel am Kai Nummer 5", "Eintrag 5", "Absatz 1"], []),
+    ("a bold label over a 'read also' link line, in a box of their own",
+     story((2, "<div><p><b>Weiterlesen:</b></p><p><a href='/2024/markt'>Der Wochenmarkt zieht "
+               "an den Kai</a></p></div>")),
+     ["Absatz 1", "Absatz 2"], ["Weiterlesen", "Der Wochenmarkt zieht"]),
+    ("a label over a link line with the story's text after it in their parent",
+     "".join(STORY[:2]) + "<p><b>Weiterlesen:</b></p><p><a href='/2024/markt'>Der "
+     "Wochenmarkt zieht an den Kai</a></p>" + "".join(STORY[2:]),
+     ["Weiterlesen:", "Absatz 1", "Absatz 2"], ["Der Wochenmarkt zieht"]),
     ("a category line of links above the first paragraph",
      story((0, "<div><a href='/ressort/region'>Region</a> | <a href='/ressort/wirtschaft'>"
                "Wirtschaft</a></div>")),
@@ -115,6 +123,14 @@ def test_trace_names_the_linked_headline() -> None:
     entries = [e for e in result.trace if e.get("rule") == "linked-headline"]
     assert entries and entries[0]["text"] == ["Neue Fähre für die Insel bestellt"]
     assert "Neue Fähre" not in result.content_text and "Absatz 2" in result.content_text
+
+
+def test_trace_names_the_aside_label() -> None:
+    """A label the rule's removal left heading nothing goes under its own name in the trace."""
+    box = "<div><p><b>Weiterlesen:</b></p><p><a href='/2024/markt'>Der Markt</a></p></div>"
+    result = extract(page(story((2, box))), URL, trace=True)
+    assert [e["count"] for e in result.trace if e.get("rule") == "aside-label"] == [1]
+    assert "Weiterlesen" not in result.content_text and "Absatz 2" in result.content_text
 
 
 def test_trace_names_the_rule() -> None:

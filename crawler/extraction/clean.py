@@ -688,12 +688,16 @@ def _label_like(el: etree._Element, text: str) -> bool:
 
 
 def _drop_orphan_labels(labels: list[etree._Element], container: etree._Element,
-                        trace: list[dict[str, Any]] | None, t: Thresholds) -> None:
+                        trace: list[dict[str, Any]] | None, t: Thresholds,
+                        rule: str = "orphan-label",
+                        why: str = "orphan-label: a short title line whose block cleaning "
+                                   "removed") -> None:
     """Remove the labels that cleaning left heading nothing: a short line (a heading, a bold
     line, a line ending in a colon or a question mark) whose block after it was removed (a
     share bar, an author box, a rating widget, a list of links) and after which nothing with
     text or a picture is left in its parent. Its words are the widget's title, in any
-    language; a line followed by the story's text stays."""
+    language; a line followed by the story's text stays. ``rule`` and ``why`` name the
+    removal in the trace (the story-aside rule's labels go under their own name)."""
     doomed = []
     for label in labels:
         if label.getparent() is None or not contains(container, label) or label is container:
@@ -709,8 +713,7 @@ def _drop_orphan_labels(labels: list[etree._Element], container: etree._Element,
             continue
         if _emptied_heading(label) is None and _label_like(label, text):
             doomed.append(label)
-    _remove_counted(doomed, trace, "orphan-label",
-                    "orphan-label: a short title line whose block cleaning removed")
+    _remove_counted(doomed, trace, rule, why)
 
 
 _PROSE_TAGS = frozenset({"p", "li", "dt", "dd", "figcaption", "caption", "blockquote", "td",

@@ -37,6 +37,8 @@ from typing import Any
 from lxml import etree
 
 from crawler.extraction.addresses import join_url, same_site, site_host
+from crawler.extraction.clean import _drop_orphan_labels as drop_orphan_labels
+from crawler.extraction.clean import _labels_before as labels_before
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
                                            remove_blocks, text_blocks, under_heading)
 from crawler.extraction.thresholds import Thresholds
@@ -44,6 +46,9 @@ from crawler.extraction.tree_text import text_content
 
 ASIDE_RULE = "story-aside"
 """The rule's name in the trace."""
+
+LABEL_RULE = "aside-label"
+"""The trace name of the labels the rule's removals leave heading nothing."""
 
 HEADLINE_RULE = "linked-headline"
 """The trace name of the linked headlines the rule took as lines of links."""
@@ -175,6 +180,20 @@ def drop_story_asides(container: etree._Element, url: str, t: Thresholds,
                           "why": "a heading inside a link to another page of the site is a "
                                  "teaser's title: read as a line of links", "text": taken[:5]})
         doomed = more
-    return remove_blocks(doomed, container, trace, ASIDE_RULE,
+    labels = aside_labels(doomed)
+    went = remove_blocks(doomed, container, trace, ASIDE_RULE,
                          "inside the story: short lines mostly of links, and headings over "
                          "only them")
+    if labels:
+        drop_orphan_labels(labels, container, trace, t, LABEL_RULE,
+                           "a short title line whose aside the story-aside rule removed")
+    return went
+
+
+def aside_labels(doomed: list[TextBlock]) -> list[etree._Element]:
+    """The lines right before the asides the rule removes (the nearest earlier sibling with
+    text of each), which may be their labels: a bold "read also:" line over the link line it
+    announces. They go by the cleaning's orphan-label test ("aside-label" in the trace and the
+    ablation): a short heading, bold line or line ending in a colon or a question mark left
+    with nothing after it in its parent; a label over the story's text stays."""
+    return labels_before({block.element for block in doomed})
