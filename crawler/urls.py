@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from scrapy.linkextractors import IGNORED_EXTENSIONS
+from tldextract import TLDExtract
 from w3lib.url import safe_url_string
 
 #: Query parameters that identify a campaign or a click, never a page.
@@ -151,6 +152,30 @@ def has_non_html_extension(url: str) -> bool:
     return dot > 0 and last[dot:] in NON_HTML_EXTENSIONS
 
 
+def offline_suffix_list() -> TLDExtract:
+    """``tldextract`` on the public suffix list shipped with the package (private suffixes such
+    as ``github.io`` included): never a download at run time, which would be traffic outside
+    the crawl (and tracebacks on a machine without internet)."""
+    return TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
+
+def is_public_suffix(host: str, suffixes: TLDExtract) -> bool:
+    """Whether a host is a public suffix (``co.uk``, ``github.io``): no one site's name."""
+    return not suffixes(host).domain
+
+
+def same_site_other_name(host: str, other: str) -> bool:
+    """Whether two hosts are one site under its two usual names, the bare domain and its
+    ``www.`` name (either way round): ``site.example`` and ``www.site.example``, not
+    ``docs.site.example`` nor another domain. The bare one must be a registrable name (not
+    an IP address, not a public suffix: ``www.co.uk`` is no name of ``co.uk``)."""
+    host, other = normalise_host(host), normalise_host(other)
+    bare, www = sorted((host, other), key=len)
+    if www != "www." + bare or _ipv4_host(bare) or bare.startswith("["):
+        return False
+    return not is_public_suffix(bare, offline_suffix_list())
+
+
 def host_of(url: str) -> str:
     """Normalised host of a URL (no port; see :func:`normalise_host`)."""
     try:
@@ -176,6 +201,10 @@ class CrawlScope:
         if host in self.hosts:
             return True
         return self.include_subdomains and any(host.endswith("." + h) for h in self.hosts)
+
+    def with_host(self, host: str) -> CrawlScope:
+        """The same scope with one more host (its filters unchanged)."""
+        return replace(self, hosts=self.hosts | {normalise_host(host)})
 
     def accepts(self, url: str) -> tuple[bool, str]:
         """Whether a discovered URL should be crawled, and if not, the reason (a stat key)."""

@@ -23,6 +23,7 @@ from crawler.middlewares.internal_addresses import is_internal, literal_address,
 from crawler.middlewares.traps import max_segment_repeats, strip_session_ids, url_pattern
 from crawler.spiders.domain import DomainSpider, SitemapProblem
 from crawler.timebound import BoundedRunner, TimeLimitExceeded
+from crawler.urls import same_site_other_name
 from tests.conftest import REPO_ROOT, CrawlResult, crawl_command, project_settings, run_crawl
 from tests.hostile import pages
 from tests.hostile.heartbeat import settings_with_heartbeat
@@ -625,6 +626,70 @@ def test_a_start_url_redirected_out_of_scope_is_a_failed_start(starts: list[str]
         [f"{hostile_server.base}/ok/1"] if "/ok/1" in starts else [])
     if code:
         assert result.stats["finish_reason"] == "start_failed"
+
+
+#: Names of the hostile server in the crawls through it as a proxy: no DNS knows them, so the
+#: crawler asks the proxy for them as it would any site (``http_proxy``, as Scrapy reads it).
+SITE_NAME = "hostile.test"
+
+
+@pytest.mark.parametrize(("start_host", "case", "home_host", "code"), [
+    (SITE_NAME, "www", f"www.{SITE_NAME}", 0),        # the bare domain sends to www
+    (f"www.{SITE_NAME}", "bare", SITE_NAME, 0),       # www sends to the bare domain
+    (SITE_NAME, "other", "other.test", 6),             # another domain: still a failed start
+])
+def test_a_start_url_redirected_to_the_sites_other_name_is_followed(
+        start_host: str, case: str, home_host: str, code: int, tmp_path: Path) -> None:
+    """A site answering under one of its names only (the bare domain 301 to ``www.``, or
+    back): "crawl this domain" means that site, so its other name joins the crawl's scope,
+    said once and counted, and the site is crawled. The start URL was a failed start (exit 6,
+    nothing stored). Another domain stays outside the scope. The names are served through the
+    hostile server as an HTTP proxy, so the crawler really asks for each host by name."""
+    server = HostileServer().start()
+    server.sitemap_paths = []
+    try:
+        start = f"http://{start_host}/canonical-host/{case}/"
+        result = run_crawl(start, tmp_path, spider_args={"render": "never"}, settings=FAST,
+                           env={"http_proxy": server.base, "no_proxy": "", "NO_PROXY": ""})
+    finally:
+        server.stop()
+    assert result.returncode == code, result.log[-3000:]
+    assert "Traceback" not in result.log
+    urls = sorted(r["url"] for r in result.rows("url"))
+    hosts_asked = {h.host for h in server.hits()}
+    if code:  # what must go: another domain is never asked for, nothing stored
+        assert urls == []
+        assert result.stats["crawl/start_redirected_offsite"] == 1
+        assert "crawl/scope_widened" not in result.stats
+        assert f"Start URL {start} was redirected to http://other.test/" in result.log
+        assert "other.test" not in hosts_asked
+        return
+    home = f"http://{home_host}/canonical-host/{case}/"
+    # what must stay: the whole site, under the name it answers to
+    assert urls == [home, home + "a", home + "b", home + "c"], urls
+    assert result.stats["crawl/scope_widened"] == 1
+    assert "crawl/start_redirected_offsite" not in result.stats
+    assert result.log.count("the same site under its other name") == 1
+    assert (f"Start URL {start} was redirected to {home}, the same site under its other "
+            f"name: the crawl's scope now includes {home_host}") in result.log
+    # its sitemaps are looked for under the new name as under the start host
+    assert [h.host for h in server.hits("/sitemap.xml")].count(home_host) == 1
+    assert result.stats["finish_reason"] == "finished"
+
+
+@pytest.mark.parametrize(("host", "other", "same"), [
+    ("site.example", "www.site.example", True),
+    ("www.site.example", "site.example", True),
+    ("WWW.Site.Example.", "site.example", True),
+    ("site.example", "docs.site.example", False),      # another subdomain is another site
+    ("site.example", "www.other.example", False),
+    ("co.uk", "www.co.uk", False),                       # a public suffix is no site's name
+    ("github.io", "www.github.io", False),               # nor a private one
+    ("127.0.0.1", "www.127.0.0.1", False),
+    ("site.example", "www.www.site.example", False),
+])
+def test_a_sites_other_name_is_only_its_www_name(host: str, other: str, same: bool) -> None:
+    assert same_site_other_name(host, other) is same
 
 
 def test_long_canonical_url_is_not_stored(full_crawl, hostile_server) -> None:

@@ -28,7 +28,8 @@ from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares.cookies import CookiesMiddleware
 from scrapy.http.cookies import CookieJar
 from scrapy.utils.httpobj import urlparse_cached
-from tldextract import TLDExtract
+
+from crawler.urls import is_public_suffix, offline_suffix_list
 
 logger = logging.getLogger(__name__)
 
@@ -61,8 +62,7 @@ class BoundedCookiesMiddleware(CookiesMiddleware):
         super().__init__(debug)
         self.limits = limits or CookieLimits(max_size=4096, max_per_host=50, max_host_bytes=8192)
         # The snapshot shipped with the package: no suffix_list_urls, no cache directory.
-        self._split_domain = TLDExtract(suffix_list_urls=(), cache_dir=None,
-                                        include_psl_private_domains=True)
+        self._split_domain = offline_suffix_list()
         self._logged: set[tuple[str, str]] = set()
 
     @classmethod
@@ -74,7 +74,7 @@ class BoundedCookiesMiddleware(CookiesMiddleware):
 
     def _is_public_domain(self, domain: str) -> bool:
         """Whether a cookie domain is a public suffix (``co.uk``): no site may set it."""
-        return not self._split_domain(domain).domain
+        return is_public_suffix(domain, self._split_domain)
 
     def _process_cookies(self, cookies: Iterable[Cookie], *, jar: CookieJar,
                          request: Request) -> None:

@@ -28,6 +28,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThread
+from crawler import signals as crawl_signals
 from crawler.startup import read_bool, read_or_refuse
 from crawler.unusable import UnusableResponse
 
@@ -96,6 +97,7 @@ class InternalAddressMiddleware:
         middleware = cls(crawler, config)
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(middleware.request_scheduled, signal=signals.request_scheduled)
+        crawler.signals.connect(middleware.scope_widened, signal=crawl_signals.scope_widened)
         return middleware
 
     def spider_opened(self, spider: Spider) -> None:
@@ -107,6 +109,12 @@ class InternalAddressMiddleware:
         if self.exempt_hosts:
             logger.info("Internal-address guard on; start host(s) exempt: %s",
                         ", ".join(sorted(self.exempt_hosts)))
+
+    def scope_widened(self, host: str, start_host: str) -> None:
+        """A start host's other name (``www.`` or bare) the crawl followed its start URL to is
+        exempt as the start host is: the same site, under the name its owner chose."""
+        if start_host.lower() in self.exempt_hosts:
+            self.exempt_hosts.add(host.lower())
 
     @staticmethod
     def _start_urls(spider: Spider) -> list[str]:

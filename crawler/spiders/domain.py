@@ -19,7 +19,7 @@ import weakref
 import zlib
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from enum import Enum
 from typing import Any
@@ -41,6 +41,7 @@ from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 from twisted.internet.error import DNSLookupError
 from twisted.python.failure import Failure
 
+from crawler import signals as crawl_signals
 from crawler.exit_codes import START_FAILED, START_UNREACHABLE
 from crawler.extensions.content_type import STOPPED_TYPE_META
 from crawler.extraction.document import MAX_ATTRIBUTES, limit_attributes
@@ -54,7 +55,8 @@ from crawler.rendering import (RENDER_MODES, RenderConfig, ShellVerdict, find_br
 from crawler.sitemap_backlog import SitemapBacklog
 from crawler.startup import SettingError, parse_truth, read_bool, read_number, stop_if_misconfigured
 from crawler.unusable import UnusableResponse
-from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension, host_of
+from crawler.urls import (CrawlScope, canonicalize_url, has_non_html_extension, host_of,
+                          same_site_other_name)
 
 logger = logging.getLogger(__name__)
 
@@ -373,11 +375,17 @@ class DomainSpider(Spider):
             yield self._page_request(url, depth=0, is_start=True)
         if self.config.sitemaps:
             for origin in dict.fromkeys(self._origin(url) for url in reachable):
-                yield Request(urljoin(origin, "/robots.txt"), callback=self.parse_robots,
-                              errback=self.on_auxiliary_error, meta={"crawl_role": ROLE_ROBOTS})
-                sitemap = self._sitemap_request(urljoin(origin, "/sitemap.xml"), depth=0)
-                if sitemap is not None:
-                    yield sitemap
+                for request in self._sitemap_discovery(origin):
+                    yield request
+
+    def _sitemap_discovery(self, origin: str) -> Iterator[Request]:
+        """The requests that find a host's sitemaps: its robots.txt (read for ``Sitemap:``
+        lines) and its /sitemap.xml."""
+        yield Request(urljoin(origin, "/robots.txt"), callback=self.parse_robots,
+                      errback=self.on_auxiliary_error, meta={"crawl_role": ROLE_ROBOTS})
+        sitemap = self._sitemap_request(urljoin(origin, "/sitemap.xml"), depth=0)
+        if sitemap is not None:
+            yield sitemap
 
     async def _is_reachable(self, url: str) -> bool:
         """Whether the start URL's server accepts connections; logs a clear line when not.
@@ -911,10 +919,11 @@ class DomainSpider(Spider):
             logger.warning("Failed to fetch %s: %s", request.url, reason)
 
     def on_request_scheduled(self, request: Request, spider: Spider | None = None) -> None:
-        """Catch a start URL redirected to a host outside the crawl's scope (the bare domain
-        to ``www``, another domain) as it is scheduled: the offsite filter drops it there
-        without a word (or, for a subdomain, the page is not stored), and the crawl ended with
-        nothing, exit 0. It is a failed start, said in one sentence."""
+        """Catch a start URL redirected to a host outside the crawl's scope as it is scheduled
+        (the offsite filter would drop it there without a word, or, for a subdomain, the page
+        would not be stored). To the site's other name (the bare domain to ``www.``, or back),
+        the crawl follows: that host joins the scope, said once. To any other host, it is a
+        failed start, said in one sentence."""
         if not (request.meta.get("is_start") and request.meta.get("redirect_urls")):
             return
         if self.config is None or self.config.scope.host_in_scope(host_of(request.url)):
@@ -922,11 +931,31 @@ class DomainSpider(Spider):
         if request.meta.get(START_LEFT_SCOPE_META):
             return
         request.meta[START_LEFT_SCOPE_META] = True
+        first = request.meta["redirect_urls"][0]
+        if same_site_other_name(host_of(first), host_of(request.url)):
+            self._widen_scope(host_of(request.url), host_of(first), first, request.url)
+            return
         self.start_requests_failed += 1
         self.crawler.stats.inc_value("crawl/start_redirected_offsite")
         logger.error("Start URL %s was redirected to %s, a host outside the crawl's scope: "
                      "nothing there is crawled; start the crawl at that URL",
-                     request.meta["redirect_urls"][0], request.url[:300])
+                     first, request.url[:300])
+
+    def _widen_scope(self, host: str, start_host: str, start_url: str, target: str) -> None:
+        """Take ``host``, the start host's other name its start URL was redirected to, into the
+        crawl's scope (the offsite filter reads ``allowed_domains`` again), and ask its
+        robots.txt and /sitemap.xml for sitemaps as for a start host."""
+        assert self.config is not None
+        self.config = replace(self.config, scope=self.config.scope.with_host(host))
+        self.allowed_domains = sorted(self.config.scope.hosts)
+        self.crawler.stats.inc_value("crawl/scope_widened")
+        logger.info("Start URL %s was redirected to %s, the same site under its other name: "
+                    "the crawl's scope now includes %s", start_url, target[:300], host)
+        self.crawler.signals.send_catch_log(crawl_signals.scope_widened, host=host,
+                                            start_host=start_host)
+        if self.config.sitemaps and self.crawler.engine is not None:
+            for request in self._sitemap_discovery(self._origin(target)):
+                self.crawler.engine.crawl(request)
 
     def on_auxiliary_error(self, failure: Failure) -> None:
         """robots.txt or a sitemap that is missing is normal: count it, log at debug level."""

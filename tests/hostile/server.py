@@ -143,6 +143,10 @@ class HostileHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
         """Record the hit and dispatch on the longest matching route."""
+        if self.path.startswith(("http://", "https://")):
+            # asked through a proxy (absolute form): served as its origin would serve it
+            absolute = urlsplit(self.path)
+            self.path = absolute.path + (f"?{absolute.query}" if absolute.query else "")
         count = self.server.record(self.path, self.headers.get("Host") or "",
                                    len(self.headers.get("Cookie") or ""),
                                    self.headers.get("Referer") or "")
@@ -265,6 +269,28 @@ class HostileHandler(BaseHTTPRequestHandler):
     def redirect_offhost(self, rest: str, query: dict, count: int) -> None:
         """Redirect to the same server under another host name."""
         self.redirect(f"http://localhost:{self.server.port}/ok/offhost")
+
+    def canonical_host(self, rest: str, query: dict, count: int) -> None:
+        """A site that lives under one of its two names and sends the other there with a 301,
+        as most sites do: ``/canonical-host/www/`` under ``www.`` + the name asked for,
+        ``/canonical-host/bare/`` under the name without ``www.``; ``/canonical-host/other/``
+        sends every name to another domain (``other.test``). Asked through a proxy (the names
+        are not in DNS): a page links two more pages by path and one by its other name."""
+        kind, _, page = rest.partition("/")
+        asked = self.host_name
+        bare = asked.removeprefix("www.")
+        home = {"www": f"www.{bare}", "bare": bare, "other": "other.test"}.get(kind)
+        if home is None:
+            self.send(404, pages.article("Not found", ["No such case."]))
+        elif asked != home:
+            self.redirect(f"http://{home}/canonical-host/{rest}", status=301)
+        elif page:
+            self.send(200, pages.control_page(f"{kind}-host {page}"))
+        else:
+            other = f"http://{bare if kind == 'www' else 'www.' + bare}/canonical-host/{kind}/c"
+            self.send(200, pages.control_page(f"{kind}-host home",
+                                              links=[f"/canonical-host/{kind}/a",
+                                                     f"/canonical-host/{kind}/b", other]))
 
     def redirect_escape(self, rest: str, query: dict, count: int) -> None:
         """``/redirect/escape/<target>/`` -> 301 to its ``index.html`` (the same page) -> 302 to
@@ -617,6 +643,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/redirect/chain/", HostileHandler.redirect_chain),
     ("/redirect/offhost", HostileHandler.redirect_offhost),
     ("/redirect/escape/", HostileHandler.redirect_escape),
+    ("/canonical-host/", HostileHandler.canonical_host),
     ("/redirect/long", HostileHandler.redirect_long),
     ("/redirect/nowhere/", HostileHandler.redirect_nowhere),
     ("/refresh/", HostileHandler.refresh),
