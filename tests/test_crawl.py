@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ import pytest
 from crawler.exit_codes import STARTUP_ERROR, exit_code_for
 from tests.conftest import (SITES_DIR, CrawlResult, StaticSiteServer, run_crawl,
                             static_servers)
+from tests.ports import closed_port
 
 #: Generator-built sites: every HTML page reachable from the root, as URL paths.
 #: Not pages: Sphinx's unlinked py-modindex.html, MkDocs's 404.html and a theme partial.
@@ -239,10 +239,8 @@ def test_max_pages_caps_the_number_of_stored_pages(serve_site, tmp_path: Path) -
 
 
 def test_unreachable_start_url_gives_a_clear_message_and_no_crawl(tmp_path: Path) -> None:
-    with socket.socket() as sock:  # a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    result = run_crawl(f"http://127.0.0.1:{port}/", tmp_path)
+    with closed_port() as port:  # a port nobody listens on
+        result = run_crawl(f"http://127.0.0.1:{port}/", tmp_path)
     assert f"Start URL http://127.0.0.1:{port}/ is unreachable" in result.log
     assert "Traceback" not in result.log
     assert result.items == []

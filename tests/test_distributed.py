@@ -13,7 +13,8 @@ import pytest
 
 from tests.conftest import REPO_ROOT, CrawlResult, crawl_command, read_crawl, run_crawl
 from tests.linked_site import build_linked_site
-from tests.redis_server import RedisServer, free_port, redis_server_binary
+from tests.ports import closed_port
+from tests.redis_server import RedisServer, redis_server_binary
 
 PAGES = 300
 WORKERS = 2
@@ -166,9 +167,9 @@ def test_a_bad_redis_setting_stops_the_crawl_with_a_sentence(
         tmp_path: Path, serve_site: Any, settings: dict[str, str], sentence: str) -> None:
     paths = build_linked_site(tmp_path / "site", 5)
     server = serve_site(tmp_path / "site")
-    closed_port = free_port()
-    result = run_crawl(server.url("/"), tmp_path / "crawl",
-                       settings={k: v.format(closed_port=closed_port) for k, v in settings.items()})
+    with closed_port() as port:
+        result = run_crawl(server.url("/"), tmp_path / "crawl",
+                           settings={k: v.format(closed_port=port) for k, v in settings.items()})
     assert "Cannot start the distributed crawl: " + sentence in result.log
     assert "Traceback" not in result.log
     assert "Spider closed (redis_unavailable)" in result.log

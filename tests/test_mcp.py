@@ -4,10 +4,9 @@ subprocess over stdio (and once over streamable HTTP), the site is served on 127
 from __future__ import annotations
 
 import json
-import socket
+import threading
 import subprocess
 import sys
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import REPO_ROOT, static_servers
 from tests.linked_site import FOOTER, STATION_NOTE, build_linked_site
+from tests.ports import PortTaken, start_on_free_port
 
 PAGES = 12
 TOOLS = {"extract", "crawl", "analyze_boilerplate", "search", "get_page"}
@@ -188,25 +188,30 @@ def test_bad_input_is_a_tool_error_with_a_sentence(tmp_path: Path) -> None:
         assert expected in text, (tool, text)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def start_http_server(root: Path, port: int) -> tuple[subprocess.Popen[bytes], int]:
+    """The MCP server over streamable HTTP on ``port``, once it says it listens; PortTaken
+    when another process holds the port (its server says so and exits)."""
+    process = subprocess.Popen([sys.executable, *server_args(root, "--allow-host", "127.0.0.1",
+                                                             "--http", str(port))],
+                               cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    said = []
+    for line in iter(process.stderr.readline, b""):
+        said.append(line.decode(errors="replace"))
+        if "address already in use" in said[-1]:
+            process.wait(timeout=30)
+            raise PortTaken(port)
+        if f"running on http://127.0.0.1:{port}" in said[-1]:
+            # keep reading what it says, or its log would fill the pipe and stop it
+            threading.Thread(target=process.stderr.read, daemon=True).start()
+            return process, port
+    process.wait(timeout=30)
+    pytest.fail("the MCP server did not start:\n" + "".join(said))
 
 
 def test_streamable_http_transport(site: str, tmp_path: Path) -> None:
-    port = free_port()
-    process = subprocess.Popen([sys.executable, *server_args(tmp_path, "--allow-host", "127.0.0.1",
-                                                             "--http", str(port))],
-                               cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process, port = start_on_free_port(lambda port: start_http_server(tmp_path, port))
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
-            time.sleep(0.2)
         results: dict[str, Any] = {}
 
         async def main() -> None:

@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -24,11 +24,8 @@ import pytest
 from tests.conftest import (REPO_ROOT, CrawlResult, crawl_command, read_crawl, run_crawl,
                             static_servers)
 from tests.linked_site import build_linked_site
+from tests.ports import closed_port
 from tests.processes import alive
-from tests.redis_server import free_port
-
-#: A port nothing listens on, for the start URL and the Redis that are not there.
-CLOSED_PORT = free_port()
 
 
 def run_concurrently(jobs: dict[str, Callable[[], CrawlResult]]) -> dict[str, CrawlResult]:
@@ -50,7 +47,7 @@ EXIT_CASES: dict[str, tuple[str, dict[str, str], dict[str, str], int, str, str]]
     "finished": (SITE, {}, {}, 0, "finished", "Crawl summary (finished, exit code 0)"),
     "max_pages": (SITE, {"max_pages": "2"}, {}, 0, "max_pages", "exit code 0"),
     "start_unreachable": (CLOSED, {}, {}, 3, "start_unreachable",
-                          f"Start URL http://127.0.0.1:{CLOSED_PORT}/ is unreachable"),
+                          "Start URL http://127.0.0.1:{closed_port}/ is unreachable"),
     "start_failed": (EMPTY_SERVER, {}, {}, 6, "start_failed",
                      "No start page could be fetched and no other page was found"),
     "bad_argument": (SITE, {"max_pages": "many"}, {}, 2, "startup_error",
@@ -61,24 +58,34 @@ EXIT_CASES: dict[str, tuple[str, dict[str, str], dict[str, str], int, str, str]]
     "bad_setting": (SITE, {}, {"TRAP_MAX_PATTERN_DEPTH": "-1"}, 2, "startup_error",
                     "Cannot start the crawl: TRAP_MAX_PATTERN_DEPTH must be a whole number of "
                     "at least 0, got '-1'"),
-    "redis_unavailable": (SITE, {}, {"REDIS_URL": f"redis://127.0.0.1:{CLOSED_PORT}/0"}, 5,
+    "redis_unavailable": (SITE, {}, {"REDIS_URL": "redis://127.0.0.1:{closed_port}/0"}, 5,
                           "redis_unavailable", "cannot reach Redis at"),
 }
 
 
 @pytest.fixture(scope="module")
-def exit_crawls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CrawlResult]:
+def refusing_port() -> Iterator[int]:
+    """A port nothing listens on (held so for the module's tests), for the start URL and the
+    Redis that are not there."""
+    with closed_port() as port:
+        yield port
+
+
+@pytest.fixture(scope="module")
+def exit_crawls(tmp_path_factory: pytest.TempPathFactory,
+                refusing_port: int) -> dict[str, CrawlResult]:
     """One crawl per case of EXIT_CASES, of a small generated site."""
     root = tmp_path_factory.mktemp("site")
     build_linked_site(root, 12)
     with static_servers() as start:
         starts = {SITE: start(root).url("/"),
                   EMPTY_SERVER: start(tmp_path_factory.mktemp("empty")).url("/missing.html"),
-                  CLOSED: f"http://127.0.0.1:{CLOSED_PORT}/"}
+                  CLOSED: f"http://127.0.0.1:{refusing_port}/"}
         jobs = {}
         for name, (target, spider_args, settings, _, _, _) in EXIT_CASES.items():
             url = starts[target]
             workdir = tmp_path_factory.mktemp(name)
+            settings = {k: v.format(closed_port=refusing_port) for k, v in settings.items()}
             jobs[name] = (lambda url=url, workdir=workdir, spider_args=spider_args,
                           settings=settings: run_crawl(
                               url, workdir, spider_args={"render": "never", **spider_args},
@@ -87,8 +94,9 @@ def exit_crawls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CrawlResu
 
 
 @pytest.mark.parametrize("case", sorted(EXIT_CASES))
-def test_exit_code_tells_how_the_crawl_ended(case: str, exit_crawls) -> None:
+def test_exit_code_tells_how_the_crawl_ended(case: str, exit_crawls, refusing_port: int) -> None:
     _, _, _, code, reason, line = EXIT_CASES[case]
+    line = line.format(closed_port=refusing_port)
     result = exit_crawls[case]
     assert result.returncode == code, result.log[-3000:]
     assert result.stats["finish_reason"] == reason

@@ -20,7 +20,7 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 from tests.test_crawl import FULL_SITES, html_paths
-from tests.redis_server import free_port
+from tests.ports import PortTaken, start_on_free_port
 
 SITE = "mkdocs-material-starlette-injected"
 PROJECT = "crawler"
@@ -47,12 +47,8 @@ class Scrapyd:
             return json.load(r)
 
 
-@pytest.fixture
-def scrapyd(tmp_path: Path) -> Iterator[Scrapyd]:
-    """Scrapyd on a free 127.0.0.1 port, with eggs, logs and items in a temporary folder."""
-    home = tmp_path / "scrapyd"
-    home.mkdir()
-    port = free_port()
+def start_scrapyd(home: Path, port: int) -> tuple[subprocess.Popen[bytes], Scrapyd]:
+    """Scrapyd on ``port`` once it answers; PortTaken when another process holds the port."""
     (home / "scrapyd.conf").write_text(
         "[scrapyd]\n"
         "bind_address = 127.0.0.1\n"
@@ -63,20 +59,33 @@ def scrapyd(tmp_path: Path) -> Iterator[Scrapyd]:
         f"dbs_dir = {home / 'dbs'}\n"
         "poll_interval = 0.5\n"
         "max_proc = 1\n", encoding="utf-8")
+    output = home / "scrapyd.out"
     process = subprocess.Popen([sys.executable, "-m", "scrapyd"], cwd=home,
-                               stdout=(home / "scrapyd.out").open("wb"), stderr=subprocess.STDOUT)
+                               stdout=output.open("wb"), stderr=subprocess.STDOUT)
     server = Scrapyd(f"http://127.0.0.1:{port}/", home)
     deadline = time.monotonic() + 30
     while True:
+        if process.poll() is not None:
+            if "Address already in use" in output.read_text():
+                raise PortTaken(port)
+            pytest.fail("scrapyd did not start:\n" + output.read_text())
         try:
             if server.get("daemonstatus.json")["status"] == "ok":
-                break
+                return process, server
         except (URLError, ConnectionError):
             pass
-        if process.poll() is not None or time.monotonic() > deadline:
+        if time.monotonic() > deadline:
             process.kill()
-            pytest.fail("scrapyd did not start:\n" + (home / "scrapyd.out").read_text())
+            pytest.fail("scrapyd did not start:\n" + output.read_text())
         time.sleep(0.2)
+
+
+@pytest.fixture
+def scrapyd(tmp_path: Path) -> Iterator[Scrapyd]:
+    """Scrapyd on a free 127.0.0.1 port, with eggs, logs and items in a temporary folder."""
+    home = tmp_path / "scrapyd"
+    home.mkdir()
+    process, server = start_on_free_port(lambda port: start_scrapyd(home, port))
     yield server
     process.terminate()
     try:
