@@ -10,8 +10,14 @@ heartbeat extension's ``heartbeat/max_stall_seconds``: while it is blocked no do
 progresses) and the crawl's stats on links and sitemap URLs. Each crawl stops after ``--seconds`` (a bounded
 crawl must end by itself before that) or when it ends by itself.
 
+Two more cases, not run unless named: ``full``, the crawl of the whole hostile server that
+``tests/test_hostile.py`` makes (its settings; the never-answering page costs its attempts of
+DOWNLOAD_TIMEOUT, nothing else should wait), and ``malformed``, the extraction time of each
+malformed page of the server (median of ``--repeat`` runs, in this process).
+
     python benchmarks/hostile.py [--project DIR] [--links 200000] [--sitemap-urls 50000]
-                                 [--cases links,sitemap,...] [--seconds 120] [--set NAME=VALUE]
+                                 [--cases links,sitemap,...,full,malformed] [--seconds 120]
+                                 [--repeat 3] [--set NAME=VALUE]
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,8 +35,10 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from tests.hostile import pages  # noqa: E402
+from tests.hostile.crawl_settings import FULL_CRAWL, FULL_CRAWL_ARGS  # noqa: E402
 from tests.hostile.heartbeat import settings_with_heartbeat  # noqa: E402
-from tests.hostile.server import HostileServer  # noqa: E402
+from tests.hostile.server import DEFAULT_SITEMAP_PATHS, HostileServer  # noqa: E402
 
 #: Stats printed with each case when the crawl has them.
 REPORTED_STATS = ("heartbeat/max_stall_seconds", "heartbeat/stalls_over_half_second",
@@ -51,18 +60,21 @@ def peak_rss_mib(pid: int) -> float | None:
 
 
 def run_case(project: Path, server: HostileServer, name: str, start: str, prefix: str,
-             seconds: float, sitemaps: bool, settings: list[str]) -> dict:
+             seconds: float, sitemaps: bool, settings: list[str],
+             spider_args: dict[str, object] | None = None) -> dict:
     """One crawl of one case: peak RSS, wall time, requests for the case, rows stored."""
     before = len(server.hits(prefix))
     with tempfile.TemporaryDirectory(prefix="hostile-bench-") as tmp:
         db = Path(tmp) / "crawl.db"
         stats_path = Path(tmp) / "stats.json"
         command = [sys.executable, "-m", "scrapy", "crawl", "domain", "-a", f"start={start}",
-                   "-a", "render=never", "-a", f"sitemaps={str(sitemaps).lower()}",
+                   "-a", f"sitemaps={str(sitemaps).lower()}",
                    "-s", f"SQLITE_PATH={db}", "-s", f"CRAWL_STATS_PATH={stats_path}",
                    "-s", "AUTOTHROTTLE_ENABLED=false", "-s", "LOG_LEVEL=WARNING",
                    "-s", f"CLOSESPIDER_TIMEOUT={seconds}", "-s", "DEFAULT_FEED_URI=",
                    "-s", "DOMAIN_DEDUP_ENABLED=false"]
+        for argument, value in ({"render": "never"} | (spider_args or {})).items():
+            command += ["-a", f"{argument}={value}"]
         for setting, value in settings_with_heartbeat().items():
             command += ["-s", f"{setting}={value}"]
         for setting in settings:
@@ -92,6 +104,26 @@ def run_case(project: Path, server: HostileServer, name: str, start: str, prefix
             **{stat: stats[stat] for stat in REPORTED_STATS if stat in stats}}
 
 
+def time_malformed_extraction(repeat: int) -> list[dict]:
+    """Median seconds of extracting each malformed page of the hostile server (in this
+    process, with this checkout's extraction)."""
+    from crawler.extraction import extract
+
+    results = []
+    for maker in (pages.unclosed_tags_page, pages.nested_tables_page, pages.null_bytes_page,
+                  pages.long_line_page):
+        body = maker()
+        html = body.decode("utf-8") if isinstance(body, bytes) else body
+        times = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            extract(html, "http://127.0.0.1/malformed")
+            times.append(time.perf_counter() - started)
+        results.append({"case": f"malformed/{maker.__name__}", "bytes": len(html),
+                        "median_s": round(statistics.median(times), 3), "runs": repeat})
+    return results
+
+
 def main() -> None:
     """Run every case once against the chosen project and print one JSON line per case."""
     parser = argparse.ArgumentParser(description=__doc__,
@@ -101,6 +133,7 @@ def main() -> None:
     parser.add_argument("--sitemap-urls", type=int, default=50_000)
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--cases", default="links,sitemap,tokens,query-growth,path-growth")
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting of every crawl (repeatable)")
     args = parser.parse_args()
@@ -114,11 +147,21 @@ def main() -> None:
             "query-growth": (f"{base}/qgrow", "/qgrow", False),
             "path-growth": (f"{base}/pgrow/", "/pgrow/", False),
         }
-        server.sitemap_paths = [f"/many/sitemap/{args.sitemap_urls}.xml"]
         for name in args.cases.split(","):
-            start, prefix, sitemaps = cases[name]
-            result = run_case(args.project, server, name, start, prefix, args.seconds, sitemaps,
-                              args.set)
+            if name == "malformed":
+                for result in time_malformed_extraction(args.repeat):
+                    print(json.dumps(result), flush=True)
+                continue
+            if name == "full":  # the test suite's crawl of the whole server, its own sitemaps
+                server.sitemap_paths = list(DEFAULT_SITEMAP_PATHS)
+                result = run_case(args.project, server, name, f"{base}/", "/", args.seconds,
+                                  True, [f"{k}={v}" for k, v in FULL_CRAWL.items()] + args.set,
+                                  FULL_CRAWL_ARGS)
+            else:
+                server.sitemap_paths = [f"/many/sitemap/{args.sitemap_urls}.xml"]
+                start, prefix, sitemaps = cases[name]
+                result = run_case(args.project, server, name, start, prefix, args.seconds,
+                                  sitemaps, args.set)
             result["project"] = str(args.project)
             print(json.dumps(result), flush=True)
     finally:

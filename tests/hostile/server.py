@@ -28,6 +28,8 @@ logger = logging.getLogger(__name__)
 
 #: Size of the huge bodies: streamed in chunks, never held in memory.
 HUGE_BODY_SIZE = 50 * 1024 * 1024
+#: Sitemaps robots.txt lists unless a test says otherwise: the sitemap traps.
+DEFAULT_SITEMAP_PATHS = ("/sitemaps/deep/0.xml", "/sitemaps/wide.xml")
 CHUNK = 64 * 1024
 
 
@@ -54,7 +56,7 @@ class HostileServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", port), HostileHandler)
         self.robots_mode = robots
         #: Sitemaps robots.txt lists (in the "allow" mode).
-        self.sitemap_paths = ["/sitemaps/deep/0.xml", "/sitemaps/wide.xml"]
+        self.sitemap_paths = list(DEFAULT_SITEMAP_PATHS)
         self.site_pages = site_pages
         self.site_fanout = site_fanout
         self.site_delay = site_delay
