@@ -19,7 +19,13 @@ session opened on a busy page gets no answer), closes its page and is rendered a
 browser context of its own (chromium gives each context its own renderer, so neither the pool
 nor the other renders alone wait for it; as many at once as the pool has pages). A page that
 times out even alone is the busy one: its script is stopped, its context closed, the request
-fails, counted (``render/script_terminated``) and logged once.
+fails, counted (``render/script_terminated``) and logged once; unless nothing runs in it (the
+navigation never committed, or its renderer still answers): then the page never finished
+arriving, which is said so (``render/load_timeout``), not blamed on its scripts.
+
+A navigation that fails (``net::ERR_...``: a connection refused or reset, an answer that is no
+HTTP) is raised as :class:`RenderFailed` with one line naming the network error
+(``render/failed/<ERR_...>``), which the retry middleware retries as a network error.
 
 The pages beside a busy one need not wait for the time limit to learn it: while pooled renders
 are in flight, the pool's renderer is asked a trivial script every ``STALL_CHECK_INTERVAL_S``;
@@ -41,9 +47,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 from playwright.async_api import CDPSession, Page
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
@@ -56,6 +64,11 @@ logger = logging.getLogger(__name__)
 DEFAULT_CONTEXT = "default"
 #: Seconds a DevTools command to stop a page's script may take (it answers in milliseconds).
 TERMINATE_WAIT_S = 5.0
+#: The URL of a page no navigation has committed to yet.
+BLANK_PAGE = "about:blank"
+#: Seconds a renderer may take to evaluate a trivial script after a render timed out before it
+#: counts as busy (a free one answers in milliseconds, a loaded machine's in well under this).
+BUSY_CHECK_S = 2.0
 #: Seconds between two checks that the pooled renderer still runs scripts (a check answers in
 #: milliseconds; the stall limit, RENDER_STALL_MS, is what a check may wait).
 STALL_CHECK_INTERVAL_S = 0.5
@@ -72,8 +85,35 @@ class RendererStalled(Exception):
 RENDER_TIMEOUTS = (PlaywrightTimeoutError, asyncio.TimeoutError, RendererStalled)
 
 
+class RenderFailed(ConnectionError):
+    """The browser could not load the page: a network error (``net::ERR_...``: the connection
+    refused or reset, an answer that is no HTTP, a body shorter than its Content-Length) or
+    another failure of the navigation. A ``ConnectionError``, so the retry middleware retries
+    it as it does a plain download's network errors."""
+
+
+#: Chromium's name of a network error in a Playwright message (``net::ERR_EMPTY_RESPONSE``).
+_NET_ERROR = re.compile(r"net::(ERR_[A-Z0-9_]+)")
+#: Characters of a failure's message kept in its one line when it names no network error.
+MESSAGE_CHARS = 200
+
+
+def render_failure(exc: PlaywrightError) -> tuple[str, str]:
+    """The kind of a failed navigation (its ``net::ERR_`` name, else the error's class) and one
+    line saying it: Playwright's message spans lines (a call log under it)."""
+    text = str(exc)
+    net_error = _NET_ERROR.search(text)
+    if net_error:
+        kind, said = net_error.group(1), f"net::{net_error.group(1)}"
+    else:
+        kind = type(exc).__name__
+        said = (text.strip().splitlines() or [kind])[0][:MESSAGE_CHARS]
+    return kind, f"the browser could not load the page ({said})"
+
+
 class RenderTimeout(Exception):
-    """A page kept the browser busy past the render's time limit even when rendered alone.
+    """A page kept the browser busy past the render's time limit even when rendered alone, or
+    never finished loading within it (its server never completed the answer).
 
     Not an ``OSError`` (as ``asyncio.TimeoutError`` is), which Scrapy's retry would send back
     into the pool to stall the pages beside it again."""
@@ -87,6 +127,22 @@ async def terminate_script(session: CDPSession | None) -> None:
         await asyncio.wait_for(session.send("Runtime.terminateExecution"), TERMINATE_WAIT_S)
     except Exception as exc:  # the page or browser may be gone; closing the page follows
         logger.debug("Stopping a page's script failed: %s", exc)
+
+
+async def renderer_is_busy(session: CDPSession | None) -> bool:
+    """Whether the renderer behind ``session`` runs a script that does not yield: it gives no
+    answer to a trivial one within BUSY_CHECK_S. A page whose server never finished its answer
+    leaves the renderer free (it answers)."""
+    if session is None:
+        return False
+    try:
+        await asyncio.wait_for(session.send("Runtime.evaluate", {"expression": "0"}),
+                               BUSY_CHECK_S)
+    except asyncio.TimeoutError:
+        return True
+    except Exception as exc:  # the page or browser may be gone: nothing of it runs any more
+        logger.debug("Checking a renderer failed: %s", exc)
+    return False
 
 
 class PagePool:
@@ -183,11 +239,18 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                     self._page_pool = self._make_pool()
                     self._started = True
         meta = request.meta
-        if (self._page_pool is None or "playwright_page" in meta
-                or meta.get("playwright_include_page")
-                or meta.get("playwright_context", DEFAULT_CONTEXT) != DEFAULT_CONTEXT):
-            return await self._render_unpooled(request, spider)
-        return await self._download_in_pool(self._page_pool, request, spider)
+        try:
+            if (self._page_pool is None or "playwright_page" in meta
+                    or meta.get("playwright_include_page")
+                    or meta.get("playwright_context", DEFAULT_CONTEXT) != DEFAULT_CONTEXT):
+                return await self._render_unpooled(request, spider)
+            return await self._download_in_pool(self._page_pool, request, spider)
+        except PlaywrightError as exc:
+            kind, message = render_failure(exc)
+            self.stats.inc_value("render/failed")
+            self.stats.inc_value(f"render/failed/{kind}")
+            logger.debug("Rendering %s failed: %s", request.url, message)
+            raise RenderFailed(message) from exc
 
     async def _render_unpooled(self, request: Request, spider: Spider | None) -> Response:
         """Render as scrapy-playwright does (a request with its own page or context), within
@@ -313,6 +376,18 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                     return await asyncio.wait_for(super()._download_request(request, spider),
                                                   self._render_deadline_s)
                 except RENDER_TIMEOUTS as exc:
+                    # a navigation never committed (no answer came) left the new page blank,
+                    # and nothing of it runs; a committed one may hold a busy script
+                    if page.url == BLANK_PAGE or not await renderer_is_busy(session):
+                        # nothing runs: the page itself never finished arriving (a server that
+                        # never answers, or stops half-way) or never fired its load event
+                        self.stats.inc_value("render/load_timeout")
+                        logger.warning("Rendering %s: the page did not finish loading within "
+                                       "the render's time limit (%.1f s), rendered alone; its "
+                                       "server never completed the answer, or a resource it "
+                                       "waits for", request.url, self._render_deadline_s)
+                        raise RenderTimeout(f"the page did not finish loading within "
+                                            f"{self._render_deadline_s:.1f} s") from exc
                     await terminate_script(session)
                     self.stats.inc_value("render/script_terminated")
                     logger.warning("Stopped the scripts of %s: rendered alone, the page kept "

@@ -2,7 +2,10 @@
 
 trafilatura logs ``discarding data: None`` whenever its candidate holds too little text, which is
 an ordinary outcome here (it only competes with our own candidates); Scrapy's meta-copy check
-warns once when the spider sends a page back through the browser with the fetch's meta. Each is
+warns once when the spider sends a page back through the browser with the fetch's meta;
+Scrapy's HTTP handler, at the first body cut short, advises turning off the check that keeps cut
+pages out of the crawl; scrapy-playwright prints a traceback for each navigation that fails in a page it opened, which
+the crawl says in one line of its own (``Rendering URL failed: ...``). Each is
 matched by its logger and the start of its message, so any other warning of those libraries
 still shows.
 """
@@ -27,6 +30,13 @@ QUIET_WARNINGS = (
     QuietWarning("trafilatura_discarding_data", "trafilatura.core", "discarding data"),
     QuietWarning("scrapy_meta_copy", "scrapy.spidermiddlewares.metacopy",
                  "yielded a request containing internal meta keys"),
+    # advice to store cut pages as if whole; the cut answer is said in the crawl's own line
+    QuietWarning("scrapy_dataloss_hint", "scrapy.core.downloader.handlers.http11",
+                 "If you want to process broken responses"),
+    # with the failure's traceback, for every navigation that fails in a page scrapy-playwright
+    # opened (a request naming a browser context); the render's failure is said in one line
+    QuietWarning("scrapy_playwright_failed_request", "scrapy-playwright",
+                 "Closing page due to failed request"),
 )
 
 

@@ -46,6 +46,13 @@ def test_a_crawl_logs_progress_and_one_line_per_dropped_page(serve_site, tmp_pat
     ("scrapy.spidermiddlewares.metacopy",
      "DomainSpider yielded a request containing internal meta keys that were likely copied", False),
     ("scrapy.core.scraper", "discarding data: None", True),  # another logger keeps its lines
+    ("scrapy.core.downloader.handlers.http11", "Got data loss in http://x.example/. If you want "
+     "to process broken responses set the setting DOWNLOAD_FAIL_ON_DATALOSS = False", False),
+    ("scrapy.core.downloader.handlers.http11", "Cancelling download of http://x.example/: "
+     "expected response size (99) larger than download max size (9).", True),
+    ("scrapy-playwright", "Closing page due to failed request: <GET http://x.example/> "
+     "exc_type=<class 'playwright._impl._errors.Error'>", False),
+    ("scrapy-playwright", "Launching browser chromium", True),
 ])
 def test_only_the_known_uninformative_warnings_are_quiet(logger_name: str, message: str,
                                                          shown: bool,

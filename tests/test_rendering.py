@@ -17,6 +17,7 @@ from crawler.rendering import (BLOCKED_RESOURCE_TYPES, RenderConfig, find_browse
 from crawler.startup import SettingError
 from tests.conftest import (REPO_ROOT, SITES_DIR, crawl_command, project_settings, read_crawl,
                             run_crawl)
+from tests.hostile.server import HostileServer
 
 PROSE = "<p>" + "Plain server-rendered prose that a reader sees without JavaScript. " * 8 + "</p>"
 
@@ -308,3 +309,59 @@ def test_busy_script_in_a_named_context_does_not_cost_the_pages_beside_it(
     assert "in browser context 'own' timed out" in result.log
     assert result.stats["render/script_terminated"] == 1
     assert result.stats["errors/RenderTimeout"] == 1
+
+
+@pytest.mark.parametrize("spider", ["domain", "own_context"])
+def test_a_render_that_fails_or_never_loads_is_one_line_and_a_stat(
+        spider: str, tmp_path: Path, chromium_path: str) -> None:
+    """Rendered pages of the hostile server that the browser cannot load: an answer that is no
+    HTTP (``net::ERR_INVALID_HTTP_RESPONSE``), a server that never answers, a body shorter
+    than its Content-Length. In a page scrapy-playwright opens (a request naming a browser
+    context), a failed navigation printed a traceback; everywhere its message spanned lines,
+    was counted as ``errors/Error``, and a page that never arrived was said to have "kept the
+    browser busy" with its scripts. Now each is one line and a stat, the failure retried like
+    a plain download's network error, and the pages beside them are stored."""
+    server = HostileServer().start()
+    try:
+        paths = ["/bad-answer/garbage", "/hang", "/drop", "/ok/1"]
+        workdir = tmp_path / "crawl"
+        workdir.mkdir()
+        command = crawl_command(",".join(server.base + p for p in paths), workdir,
+                                spider_args={"render": "always", "sitemaps": "false",
+                                             "follow_links": "false"},
+                                settings={"RENDER_TIMEOUT_MS": 2000, "RENDER_SETTLE_MAX_MS": 500,
+                                          "RETRY_TIMES": 2, "RETRY_BACKOFF_BASE": 0.2,
+                                          "QUALITY_GATE_MIN_SCORE": 0})
+        if spider != "domain":
+            spider_file = Path(__file__).with_name("own_context_spider.py")
+            command[command.index("crawl"):command.index("domain") + 1] = [
+                "runspider", str(spider_file)]
+        completed = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True,
+                                   timeout=240)
+        garbage_attempts = len(server.hits("/bad-answer/garbage"))
+    finally:
+        server.stop()
+    result = read_crawl(completed.returncode, completed.stdout + completed.stderr, workdir)
+    assert result.returncode == 0, result.log[-3000:]
+    stored = {url.removeprefix(server.base): item for url, item in zip(result.urls(),
+                                                                       result.items)}
+    assert set(stored) == {"/ok/1"}, result.log[-3000:]  # what must stay, and only that
+    assert stored["/ok/1"]["rendered"] is True
+    assert "Traceback" not in result.log
+    assert "Call log:" not in result.log  # Playwright's multi-line message
+    # the answer that is no HTTP: retried, then counted and said in one line
+    assert garbage_attempts == 3
+    assert result.stats["render/failed/ERR_INVALID_HTTP_RESPONSE"] == 3
+    assert (f"Start URL {server.base}/bad-answer/garbage could not be fetched: the browser "
+            "could not load the page (net::ERR_INVALID_HTTP_RESPONSE)") in result.log
+    assert "errors/Error" not in result.stats
+    # the server that never answers: the page never loaded, no script was to blame
+    assert (f"Rendering {server.base}/hang: the page did not finish loading within the "
+            "render's time limit") in result.log
+    assert f"Stopped the scripts of {server.base}/hang" not in result.log
+    assert result.stats["render/load_timeout"] >= 1
+    # every page lost is counted: the three that could not be rendered
+    errors = sum(v for k, v in result.stats.items() if k.startswith("errors/"))
+    assert errors == 3, {k: v for k, v in result.stats.items() if k.startswith("errors/")}
+    if spider != "domain":  # its traceback was dropped and counted
+        assert result.stats["log/quiet/scrapy_playwright_failed_request"] >= 1

@@ -13,6 +13,13 @@ Other failures Twisted collects while reading an answer (the connection closed b
 was complete: a server that hangs up, or a header line longer than the client reads) are left to
 the retry middleware, but their message, which Scrapy prints as a list of ``Failure`` objects,
 is rewritten as their kinds and messages, so the retry and error lines read as one sentence.
+
+A body cut short (the connection closed before the Content-Length or the last chunk it
+announced: Scrapy's ``ResponseDataLossError``, ``DOWNLOAD_FAIL_ON_DATALOSS`` being on) is never
+stored as if it were whole: it is counted (``response/data_loss``, each answer so cut) and
+retried like a dropped connection, and its message, which Scrapy leaves empty, says what
+happened (Scrapy's hint to turn ``DOWNLOAD_FAIL_ON_DATALOSS`` off, which would store the cut
+page, is kept out of the log: :mod:`crawler.quiet_logs`).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import logging
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
+from scrapy.exceptions import ResponseDataLossError
 from twisted.web._newclient import ParseError, ResponseFailed
 
 from crawler.unusable import UnusableResponse
@@ -31,6 +39,11 @@ logger = logging.getLogger(__name__)
 QUOTED_CHARS = 120
 #: Exceptions followed along a cause chain (Scrapy's wrapper, Twisted's, the parse error).
 MAX_CAUSES = 10
+
+
+#: The message of a body cut short (Scrapy's ResponseDataLossError has none).
+DATA_LOSS_MESSAGE = ("the answer was cut short: the connection closed before the end of the body "
+                     "its headers announced (Content-Length or chunks); nothing of it is stored")
 
 
 #: What Twisted's response parser raises on an answer that breaks HTTP's syntax.
@@ -81,6 +94,12 @@ class ProtocolErrorMiddleware:
                           spider: Spider | None = None) -> None:
         """Raise UnusableResponse for a parse error of the answer; give other failures of the
         answer a readable message and leave them to the retry middleware."""
+        if isinstance(exception, ResponseDataLossError):
+            self.stats.inc_value("response/data_loss")
+            logger.info("Answer of %s cut short (the connection closed before the end of the "
+                        "body it announced): not stored, left to the retries", request.url)
+            exception.args = (DATA_LOSS_MESSAGE,)
+            return None
         error = parse_error_of(exception)
         if error is None:
             failed = response_failed_of(exception)

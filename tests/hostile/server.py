@@ -482,6 +482,27 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
 
+    def drop_kinds(self, rest: str, query: dict, count: int) -> None:
+        """Answers cut short otherwise: ``chunked``, a chunked body whose last chunk never
+        comes; ``keep-alive``, an HTTP/1.1 answer on a connection it says stays open, whose
+        Content-Length is ten times the body it sends before closing; ``then-ok``, cut so the
+        first time, whole afterwards."""
+        body = pages.control_page(f"cut {rest}").encode()
+        if rest == "then-ok" and count > 1:
+            self.send(200, body)
+            return
+        half = body[:len(body) // 2]
+        if rest == "chunked":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                             b"Transfer-Encoding: chunked\r\n\r\n"
+                             + f"{len(half):x}\r\n".encode() + half + b"\r\n")
+        else:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                             b"Connection: keep-alive\r\n"
+                             + f"Content-Length: {len(body) * 10}\r\n\r\n".encode() + half)
+        self.wfile.flush()
+        self.close_connection = True
+
     def huge(self, rest: str, query: dict, count: int) -> None:
         """50 MB of HTML, generated while sent; ``/huge/chunked`` has no Content-Length."""
         self.send_response(200)
@@ -672,6 +693,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/many/", HostileHandler.many),
     ("/hang", HostileHandler.hang),
     ("/drop", HostileHandler.drop),
+    ("/drop/", HostileHandler.drop_kinds),
     ("/huge", HostileHandler.huge),
     ("/huge/", HostileHandler.huge),
     ("/binary/", HostileHandler.binary),
@@ -722,7 +744,8 @@ INDEX_LINKS: list[str] = [
     *(f"/redirect/nowhere/{kind}" for kind in ("file", "ftp", "data", "javascript", "bracket",
                                                 "port")),
     "/canonical/long", "/spellings", "/private/page", "/brotli/broken", "/brotli/ok", "/cookies/0",
-    "/hang", "/drop", "/huge", "/huge/chunked",
+    "/hang", "/drop", "/drop/chunked", "/drop/keep-alive", "/drop/then-ok", "/huge",
+    "/huge/chunked",
     "/binary/pdf", "/binary/png", "/binary/zip", "/gzip/broken", "/gzip/truncated", "/gzip/ok",
     "/empty",
     *(f"/charset/{c}/{m}" for c in pages.CHARSET_TEXTS for m in pages.CHARSET_MODES),
