@@ -21,6 +21,7 @@ import pytest
 from crawler.extraction import extract
 from crawler.decoding import detect, looks_like_latin9
 from crawler.middlewares.internal_addresses import is_internal, literal_address, resolve
+from crawler.middlewares.robots import utf16_codec
 from crawler.middlewares.traps import max_segment_repeats, strip_session_ids, url_pattern
 from crawler.spiders.domain import DomainSpider, SitemapProblem
 from crawler.timebound import BoundedRunner, TimeLimitExceeded
@@ -920,6 +921,38 @@ def test_robots_txt_is_read_up_to_its_size_limit(tmp_path) -> None:
     assert {"/group/robots", "/ok/past-limit", "/ok/1"} <= paths
     assert not server.hits("/private/")
     assert "robotstxt/unreadable" not in result.stats
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be"])
+def test_a_robots_txt_in_utf16_is_read(codec: str, tmp_path: Path) -> None:
+    """A robots.txt saved as UTF-16 (with a byte-order mark, or big-endian without one): the
+    parser reads UTF-8 and found no rule, so /private/ was fetched. Its rules hold now."""
+    server = HostileServer(robots=codec).start()
+    try:
+        result = run_crawl(f"{server.base}/group/robots", tmp_path,
+                           spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["robotstxt/utf16"] == 1
+    assert f"robots.txt of 127.0.0.1:{server.port} is written in UTF-16" in result.log
+    paths = set(stored_paths(result, server))
+    assert {"/group/robots", "/ok/1"} <= paths  # what must stay
+    assert not server.hits("/private/") and not server.hits("/ok/past-limit")  # what must go
+    assert result.stats["robotstxt/forbidden"] == 2
+
+
+@pytest.mark.parametrize(("body", "codec"), [
+    ("User-agent: *\nDisallow: /x\n".encode("utf-16"), "utf-16-le"),   # BOM, little-endian
+    (b"\xfe\xff" + "Disallow: /x".encode("utf-16-be"), "utf-16-be"),
+    ("User-agent: *\nDisallow: /x\n".encode("utf-16-le"), "utf-16-le"),  # no BOM
+    ("User-agent: *\nDisallow: /x\n".encode("utf-16-be"), "utf-16-be"),
+    (b"User-agent: *\nDisallow: /x\n", None),                          # what must stay
+    (b"\xef\xbb\xbfUser-agent: *\n", None),                            # UTF-8 BOM: UTF-8
+    (b"User-agent: *\n\x00\x00Disallow: /x\n", None),                   # a stray NUL or two
+])
+def test_utf16_robots_txt_is_told_by_its_bytes(body: bytes, codec: str | None) -> None:
+    assert utf16_codec(body) == codec
 
 
 def test_robots_txt_redirected_to_another_host_is_read_there(tmp_path: Path) -> None:

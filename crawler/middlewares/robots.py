@@ -18,6 +18,11 @@ Only the first ``ROBOTSTXT_MAX_SIZE`` bytes (500 KiB, the limit RFC 9309 allows 
 applies) of a robots.txt are read, up to the last whole line: the rules are parsed on the
 reactor thread and every request is checked against all of them, so a robots.txt of hundreds of
 thousands of rules would slow every request of the crawl (``robotstxt/truncated``).
+
+A robots.txt saved as UTF-16 (with its byte-order mark, or without one: every second byte of its
+ASCII rules is then NUL) is read as the text it is: the parser reads UTF-8 only, found no rule
+in it and allowed everything (``robotstxt/utf16``). RFC 9309 asks for UTF-8; the file's owner
+still meant its rules.
 """
 
 from __future__ import annotations
@@ -43,6 +48,28 @@ logger = logging.getLogger(__name__)
 
 #: What an unreadable robots.txt is taken to say.
 DISALLOW_ALL = b"User-agent: *\nDisallow: /\n"
+#: UTF-16 byte-order marks and the codec each names.
+UTF16_MARKS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+#: Bytes of a robots.txt looked at to tell UTF-16 without a byte-order mark.
+UTF16_SNIFF_BYTES = 512
+
+
+def utf16_codec(body: bytes) -> str | None:
+    """The UTF-16 codec a robots.txt is written in, or None: by its byte-order mark, else by
+    its ASCII rules' NUL bytes (every odd byte NUL: little-endian, every even one: big-endian)."""
+    for mark, codec in UTF16_MARKS:
+        if body.startswith(mark):
+            return codec
+    head = body[:UTF16_SNIFF_BYTES]
+    if len(head) < 4 or head.count(0) < len(head) // 2 - 1:
+        return None
+    if not any(head[1::2]):
+        return "utf-16-le"
+    if not any(head[0::2]):
+        return "utf-16-be"
+    return None
+
+
 #: Statuses of a robots.txt answer that say "cannot be read now", not "there is none".
 UNREADABLE_STATUSES = frozenset({429}) | frozenset(range(500, 600))
 
@@ -109,6 +136,13 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
             return self._disallow_all(netloc, f"HTTP {response.status}")
         if "download_stopped" in response.flags or "dataloss" in response.flags:
             return self._disallow_all(netloc, "the body was cut short")
+        codec = utf16_codec(response.body)
+        if codec is not None:
+            text = response.body.decode(codec, errors="replace").lstrip("\ufeff")
+            self._stats.inc_value("robotstxt/utf16")
+            logger.info("robots.txt of %s is written in UTF-16 (%s): read as such", netloc,
+                        codec)
+            response = response.replace(body=text.encode("utf-8"))
         limit = self.config.max_size
         if limit and len(response.body) > limit:
             kept = response.body[:limit]

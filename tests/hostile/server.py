@@ -173,7 +173,8 @@ class HostileHandler(BaseHTTPRequestHandler):
         """Allow everything but ``/private/`` and list the sitemap traps (``robots="allow"``);
         or never answer (``"hang"``), answer 503 (``"error"``), send 20 MB whose first
         lines forbid ``/private/`` (``"huge"``), or forbid ``/private/`` and then list 1.5 MB
-        of rules, the last of which forbids ``/ok/past-limit`` (``"long"``), or redirect to
+        of rules, the last of which forbids ``/ok/past-limit`` (``"long"``), or forbid both in
+        UTF-16 (``"utf-16"``, with a byte-order mark; ``"utf-16-be"``, without), or redirect to
         the same server under the name ``localhost``, which forbids ``/private/``
         (``"offhost"``)."""
         rules = "User-agent: *\nDisallow: /private/\nAllow: /\n"
@@ -186,6 +187,8 @@ class HostileHandler(BaseHTTPRequestHandler):
             self.server.stopping.wait(3600)
         elif mode == "error":
             self.send(503, "maintenance", "text/plain")
+        elif mode in ("utf-16", "utf-16-be"):
+            self.send(200, (rules + "Disallow: /ok/past-limit\n").encode(mode), "text/plain")
         elif mode == "long":
             many = "".join(f"Disallow: /never/{i}/*.php$\n" for i in range(60_000))
             self.send(200, rules + many + "Disallow: /ok/past-limit\n", "text/plain")
