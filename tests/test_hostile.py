@@ -904,15 +904,22 @@ def test_unreadable_robots_txt_disallows_the_host(mode: str, tmp_path) -> None:
     assert robots_attempts <= 2 + FAST["RETRY_TIMES"] + 1
 
 
-def test_robots_txt_is_read_up_to_its_size_limit(tmp_path) -> None:
-    """1.5 MB of rules: the first 500 KiB are read (its Disallow: /private/ holds), the rest,
-    which would cost every request of the crawl its check, is not."""
-    server = HostileServer(robots="long").start()
+def crawl_robots_group(robots: str, workdir: Path) -> tuple[CrawlResult, HostileServer]:
+    """A crawl of ``/group/robots`` (it links /private/page and /ok/past-limit) on a hostile
+    server whose robots.txt is of the given mode; the server is stopped, its hits kept."""
+    server = HostileServer(robots=robots).start()
     try:
-        result = run_crawl(f"{server.base}/group/robots", tmp_path,
+        result = run_crawl(f"{server.base}/group/robots", workdir,
                            spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
     finally:
         server.stop()
+    return result, server
+
+
+def test_robots_txt_is_read_up_to_its_size_limit(tmp_path) -> None:
+    """1.5 MB of rules: the first 500 KiB are read (its Disallow: /private/ holds), the rest,
+    which would cost every request of the crawl its check, is not."""
+    result, server = crawl_robots_group("long", tmp_path)
     assert result.returncode == 0, result.log[-3000:]
     assert result.stats["robotstxt/truncated"] == 1
     assert f"robots.txt of 127.0.0.1:{server.port} is 1788" in result.log
@@ -927,12 +934,7 @@ def test_robots_txt_is_read_up_to_its_size_limit(tmp_path) -> None:
 def test_a_robots_txt_in_utf16_is_read(codec: str, tmp_path: Path) -> None:
     """A robots.txt saved as UTF-16 (with a byte-order mark, or big-endian without one): the
     parser reads UTF-8 and found no rule, so /private/ was fetched. Its rules hold now."""
-    server = HostileServer(robots=codec).start()
-    try:
-        result = run_crawl(f"{server.base}/group/robots", tmp_path,
-                           spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
-    finally:
-        server.stop()
+    result, server = crawl_robots_group(codec, tmp_path)
     assert result.returncode == 0, result.log[-3000:]
     assert result.stats["robotstxt/utf16"] == 1
     assert f"robots.txt of 127.0.0.1:{server.port} is written in UTF-16" in result.log
