@@ -195,6 +195,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "declared-faq": ("crawler.extraction", "find_declared_faq", lambda *a, **k: None),
     "accordion-panel": ("crawler.extraction.clean", "accordion_panels",
                         lambda *a, **k: set()),
+    "trailing-heading": ("crawler.extraction.clean", "trailing_headings",
+                         lambda *a, **k: []),
     "faq-questions": ("crawler.extraction", "keep_declared_questions", lambda *a, **k: 0),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what

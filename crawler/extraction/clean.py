@@ -590,6 +590,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     _drop_repeated_in_cards(container, trace, t)
     _drop_empty(container, trace)
     _unwrap_forms(container, stats, t)
+    drop_trailing_headings(container, trace, t)
     return container
 
 
@@ -940,6 +941,65 @@ def _collapsed_content(el: etree._Element, cleaning: CleaningRules) -> bool:
         return False
     names = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"))))
     return bool(names) and pattern.search(names) is not None
+
+
+TRAILING_HEADING_RULE = "trailing-heading"
+"""The rule's name in the trace."""
+
+_CONTENT_MARKS = frozenset({"img", "picture", "video", "iframe", "table", "svg"})
+"""Elements that are content after a heading though they hold no text."""
+
+
+def trailing_headings(container: etree._Element) -> list[etree._Element]:
+    """The headings standing after the container's last text (and picture or table), when it
+    holds text before them: titles whose section is gone (a rail's heading whose cards a
+    script fills, a comment form's heading over the fields cleaning stripped). A heading's own
+    text is not text after it. One walk over the container."""
+    trailing: list[etree._Element] = []
+    seen_text = False
+    heading: etree._Element | None = None  # the heading being read
+    for action, el in etree.iterwalk(container, events=("start", "end")):
+        if action == "start":
+            if heading is not None or not isinstance(el.tag, str):
+                continue
+            if el.tag in HEADING_TAGS:
+                trailing.append(el)
+                heading = el
+            elif el.tag in _CONTENT_MARKS or (el.text and el.text.strip()):
+                trailing, seen_text = [], True
+            continue
+        if el is heading:
+            heading = None
+        elif heading is not None:
+            continue
+        if el is not container and el.tail and el.tail.strip():
+            trailing, seen_text = [], True
+    return trailing if seen_text else []
+
+
+def drop_trailing_headings(container: etree._Element, trace: list[dict[str, Any]] | None,
+                           t: Thresholds) -> int:
+    """Remove the headings left after the container's last text (:func:`trailing_headings`),
+    unless they hold over ``trailing_heading_max_share`` of its text (a story written in
+    headings); return how many went."""
+    headings = trailing_headings(container)
+    if not headings:
+        return 0
+    held = sum(_visible_chars(h, sys.maxsize) for h in headings)
+    total = _visible_chars(container, sys.maxsize)
+    if held > t.trailing_heading_max_share * total:
+        if trace is not None:
+            trace.append({"step": "clean", "action": "kept", "rule": TRAILING_HEADING_RULE,
+                          "why": f"headings after the last text hold {held / max(total, 1):.0%} "
+                                 f"of the text", "count": len(headings)})
+        return 0
+    for heading in headings:
+        if trace is not None:
+            trace.append({"step": "clean", "action": "removed", "rule": TRAILING_HEADING_RULE,
+                          "why": "a heading after the container's last text (its section is "
+                                 "gone)", **_describe(heading, None)})
+        _remove(heading)
+    return len(headings)
 
 
 ACCORDION_RULE = "accordion-panel"

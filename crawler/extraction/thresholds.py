@@ -392,6 +392,12 @@ class Thresholds:
     form_box_extra_chars: int = 80
     """The wrappers around a form box that add at most this much text (its heading, a line of
     notes) go with it. A heading's length; not swept yet."""
+    trailing_heading_max_share: float = 0.5
+    """Headings standing after the container's last text go (their section is gone) unless
+    together they hold more than this share of its text: a story set in headings. Measured on
+    the development folds of the snippet corpus: with no limit a story of four headings and a
+    date lost its three must-have snippets; with the limit of the generic rules
+    (``generic_max_share``) it stays and nothing else changes."""
     accordion_min_items: int = 2
     """Items of one tag and class, each a title over a hidden panel, at least this many side by
     side, make an accordion whose panels are kept as content. Two: a single titled hidden
