@@ -1,4 +1,5 @@
-"""The check every cleaning-rule table test makes: what must stay stayed, what must go went."""
+"""What every cleaning-rule table test shares: the page its cases stand in, and the check that
+what must stay stayed and what must go went."""
 
 from __future__ import annotations
 
@@ -9,3 +10,15 @@ def assert_kept_and_removed(text: str, case: str, stay: list[str], go: list[str]
         assert snippet in text, f"{case}: lost {snippet!r}"
     for snippet in go:
         assert snippet not in text, f"{case}: kept {snippet!r}"
+
+
+def page_around(main: str, *, title: str, heading: str, home: str = "Start",
+                article: bool = False) -> str:
+    """A page whose ``<main>`` holds the case's HTML under its ``<h1>``, between a header
+    linking home and a footer (inside an ``<article>`` when ``article``): the chrome every
+    rule table sets its cases in."""
+    body = f"<h1>{heading}</h1>{main}"
+    if article:
+        body = f"<article>{body}</article>"
+    return (f"<html><head><title>{title}</title></head><body><header><a href='/'>{home}</a>"
+            f"</header><main>{body}</main><footer>Impressum</footer></body></html>")

@@ -11,7 +11,7 @@ import pytest
 from crawler.extraction import extract
 from crawler.extraction.clean import accordion_panels
 from crawler.extraction.thresholds import THRESHOLDS
-from tests.kept_and_removed import assert_kept_and_removed
+from tests.kept_and_removed import assert_kept_and_removed, page_around
 
 INTRO = "".join(f"<p>Die Laterne aus Bambus und Acryl verbreitet ein warmes Licht und einen "
                 f"leichten Duft, drinnen wie draußen, Absatz {i}.</p>" for i in range(3))
@@ -23,9 +23,7 @@ def item(title: str, answer: str, tag: str = "h3", hiding: str = "style='display
 
 
 def page(main: str) -> str:
-    return (f"<html><head><title>Laterne</title></head><body><header><a href='/'>Laden</a>"
-            f"</header><main><h1>Laterne</h1>{main}</main><footer>Impressum</footer></body>"
-            f"</html>")
+    return page_around(main, title='Laterne', heading='Laterne', home='Laden')
 
 
 CASES = [

@@ -7,16 +7,14 @@ from __future__ import annotations
 import pytest
 
 from crawler.extraction import extract
-from tests.kept_and_removed import assert_kept_and_removed
+from tests.kept_and_removed import assert_kept_and_removed, page_around
 
 STORY = "".join(f"<p>Der Gemeinderat hat am Montagabend über den neuen Radweg beraten und nach "
                 f"langer Diskussion einen Beschluss gefasst, Absatz {i}.</p>" for i in range(5))
 
 
 def page(main: str) -> str:
-    return (f"<html><head><title>Radweg</title></head><body><header><a href='/'>Start</a>"
-            f"</header><main><article><h1>Neuer Radweg</h1>{main}</article></main>"
-            f"<footer>Impressum</footer></body></html>")
+    return page_around(main, title='Radweg', heading='Neuer Radweg', article=True)
 
 
 COMMENT_FORM = ("<div id='r'><h3>Was denkst du?</h3><form action='/c' method='post'>"

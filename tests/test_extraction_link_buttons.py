@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from crawler.extraction import extract
-from tests.kept_and_removed import assert_kept_and_removed
+from tests.kept_and_removed import assert_kept_and_removed, page_around
 
 SECTION = ("<p>Unsere Werkstatt repariert Fahrräder aller Marken innerhalb von zwei Tagen, "
            "holt sie auf Wunsch ab und bringt sie gewaschen und geölt zurück. Teil {i}.</p>")
@@ -19,9 +19,7 @@ def sections(n: int = 4, start: int = 0) -> str:
 
 
 def page(main: str) -> str:
-    return (f"<html><head><title>Werkstatt</title></head><body><header><a href='/'>Start</a>"
-            f"</header><main><h1>Fahrradwerkstatt</h1>{main}</main><footer>Impressum</footer>"
-            f"</body></html>")
+    return page_around(main, title='Werkstatt', heading='Fahrradwerkstatt')
 
 
 CASES = [

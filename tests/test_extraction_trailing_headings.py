@@ -10,16 +10,14 @@ import pytest
 
 from crawler.extraction import extract
 from crawler.extraction.clean import trailing_headings
-from tests.kept_and_removed import assert_kept_and_removed
+from tests.kept_and_removed import assert_kept_and_removed, page_around
 
 STORY = "".join(f"<p>Die Stadt baut im Sommer den Uferweg aus und pflanzt entlang des Kanals "
                 f"neue Bäume, damit der Weg im Schatten liegt, Absatz {i}.</p>" for i in range(4))
 
 
 def page(main: str) -> str:
-    return (f"<html><head><title>Uferweg</title></head><body><header><a href='/'>Start</a>"
-            f"</header><main><h1>Der neue Uferweg</h1>{main}</main><footer>Impressum</footer>"
-            f"</body></html>")
+    return page_around(main, title='Uferweg', heading='Der neue Uferweg')
 
 
 CASES = [

@@ -579,12 +579,12 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     _keep_when_mostly(by_name, removed, stats, total, trace, "boilerplate-name",
                       "boilerplate names would remove {share:.0%} of the text; name rule "
                       "skipped on this page", t)
-    labels = _labels_before(removed) if story else []
+    labels = labels_before(removed) if story else []
     for el in removed:
         if not _is_inside(el, removed):
             _remove(el)
     unhide(container)
-    _drop_orphan_labels(labels, container, trace, t)
+    drop_orphan_labels(labels, container, trace, t)
     _drop_code_chrome(container, trace, t)
     _drop_repeated_blocks(container, trace, t)
     _drop_repeated_in_cards(container, trace, t)
@@ -645,7 +645,7 @@ def _declared_asides(container: etree._Element,
     return found
 
 
-def _labels_before(removed: set[etree._Element]) -> list[etree._Element]:
+def labels_before(removed: set[etree._Element]) -> list[etree._Element]:
     """The block right before each removed block (the nearest earlier sibling with text, nothing
     but space between them): the line that may have been its label."""
     labels: dict[etree._Element, None] = {}
@@ -688,7 +688,7 @@ def _label_like(el: etree._Element, text: str) -> bool:
     return False
 
 
-def _drop_orphan_labels(labels: list[etree._Element], container: etree._Element,
+def drop_orphan_labels(labels: list[etree._Element], container: etree._Element,
                         trace: list[dict[str, Any]] | None, t: Thresholds,
                         rule: str = "orphan-label",
                         why: str = "orphan-label: a short title line whose block cleaning "

@@ -37,8 +37,7 @@ from typing import Any
 from lxml import etree
 
 from crawler.extraction.addresses import join_url, same_site, site_host
-from crawler.extraction.clean import _drop_orphan_labels as drop_orphan_labels
-from crawler.extraction.clean import _labels_before as labels_before
+from crawler.extraction.clean import drop_orphan_labels, labels_before
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
                                            remove_blocks, text_blocks, under_heading)
 from crawler.extraction.thresholds import Thresholds
