@@ -4,10 +4,10 @@ trafilatura logs ``discarding data: None`` whenever its candidate holds too litt
 an ordinary outcome here (it only competes with our own candidates); Scrapy's meta-copy check
 warns once when the spider sends a page back through the browser with the fetch's meta;
 Scrapy's HTTP handler, at the first body cut short, advises turning off the check that keeps cut
-pages out of the crawl; scrapy-playwright prints a traceback for each navigation that fails in a page it opened, which
-the crawl says in one line of its own (``Rendering URL failed: ...``). Each is
-matched by its logger and the start of its message, so any other warning of those libraries
-still shows.
+pages out of the crawl; scrapy-playwright prints a traceback for each navigation that fails in a
+page it opened, which the crawl says in one line of its own (``Rendering URL failed: ...``).
+Each is matched by its logger and the start of its message, so any other warning of those
+libraries still shows.
 """
 
 from __future__ import annotations

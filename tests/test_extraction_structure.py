@@ -87,7 +87,8 @@ def test_structural_cleaning(name: str, body: str, kept: dict[str, int], gone: l
 def test_no_heading_is_left_empty() -> None:
     body = (f"<article><h1>Harbour</h1>{BODY}" + "".join(
         f"<section id='s{j}'><h2><a class='toc-backref' href='#t{j}'>Part {j}</a></h2>"
-        f"{BODY.replace('Paragraph', f'Part {j}, paragraph')}</section>" for j in range(3)) + "<h3><span class='share'>Share</span></h3></article>")
+        f"{BODY.replace('Paragraph', f'Part {j}, paragraph')}</section>" for j in range(3))
+        + "<h3><span class='share'>Share</span></h3></article>")
     result = extract(page(body), "https://docs.example/guide")
     assert not re.search(r"<h[1-6][^>]*>\s*</h[1-6]>", result.content_html)
     assert not re.search(r"(?m)^#+\s*$", result.content_markdown)
