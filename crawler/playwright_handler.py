@@ -41,6 +41,15 @@ alone like a pooled one (in a plain context: the named context's options do not 
 one whose callback owns its page fails with a WARNING, its page closed: the page cannot be
 rendered again elsewhere without taking it from the callback, and its script cannot be stopped
 (a session opened on a busy page gets no answer).
+
+The rendered response holds the DOM chromium made of the page, never the server's own bytes: an
+empty body becomes an empty ``<html>`` document, a PDF served as ``text/html`` a page of its
+bytes as text. So every render also keeps the body of its navigation's answer (the page's
+document, after redirects) in the request's meta (``SERVER_BODY_META``), read from the browser
+within the render's time limit and only up to ``DOWNLOAD_MAXSIZE``, for the body checks to judge
+as they judge a plain download. An answer with a header line longer than a plain download's
+HTTP client reads (which hangs up on it) fails as that download does: a network error, retried
+(``render/failed/header_line_too_long``).
 """
 
 from __future__ import annotations
@@ -56,7 +65,11 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
+from playwright.async_api import Response as PlaywrightResponse
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+from twisted.web._newclient import HTTPClientParser
+
+from crawler.rendering import SERVER_BODY_META
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +109,9 @@ class RenderFailed(ConnectionError):
 _NET_ERROR = re.compile(r"net::(ERR_[A-Z0-9_]+)")
 #: Characters of a failure's message kept in its one line when it names no network error.
 MESSAGE_CHARS = 200
+#: Bytes of the longest header line (name, ``: ``, value) a plain download's HTTP client reads;
+#: it hangs up on a longer one. A rendered answer is held to the same limit.
+HEADER_LINE_LIMIT: int = HTTPClientParser.MAX_LENGTH
 
 
 def render_failure(exc: PlaywrightError) -> tuple[str, str]:
@@ -226,6 +242,10 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self._stall_s = 0.0
         #: Timed-out renders rendered again alone at once, each in its own context (renderer).
         self._alone_slots = asyncio.Semaphore(self.config.max_pages_per_context)
+        #: Bytes of the server's body a render reads back from the browser (0: no limit), and
+        #: the seconds reading it may take where no render's time limit bounds it.
+        self._max_body_bytes = crawler.settings.getint("DOWNLOAD_MAXSIZE")
+        self._body_read_s = crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
 
     async def _download_request(self, request: Request, spider: Spider | None = None
                                 ) -> Response:
@@ -286,6 +306,57 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 raise RenderTimeout(f"the render took longer than "
                                     f"{self._render_deadline_s:.1f} s in its own page") from exc
         return await self._render_alone(request, spider)
+
+    async def _get_response_and_download(self, request: Request, page: Page,
+                                         spider: Spider) -> tuple[Any, Any]:
+        """Navigate as scrapy-playwright does, then hold the answer to a plain download's
+        limits: fail one with a header line longer than its client reads, and keep the
+        server's body (``SERVER_BODY_META``) for the body checks."""
+        request.meta.pop(SERVER_BODY_META, None)  # a body of an earlier attempt
+        response, download = await super()._get_response_and_download(request, page, spider)
+        if isinstance(response, PlaywrightResponse):
+            await self._refuse_long_header_line(request, response)
+            body = await self._server_body(request, response)
+            if body is not None:
+                request.meta[SERVER_BODY_META] = body
+        return response, download
+
+    async def _refuse_long_header_line(self, request: Request,
+                                       response: PlaywrightResponse) -> None:
+        """Raise :class:`RenderFailed` (retried as a network error) for an answer with a header
+        line longer than HEADER_LINE_LIMIT, as a plain download of it fails."""
+        longest = max((len(h["name"]) + 2 + len(h["value"])
+                       for h in await response.headers_array()), default=0)
+        if longest <= HEADER_LINE_LIMIT:
+            return
+        self.stats.inc_value("render/failed")
+        self.stats.inc_value("render/failed/header_line_too_long")
+        logger.debug("Rendering %s: a header line of %d bytes", request.url, longest)
+        raise RenderFailed(f"the answer could not be read (a header line of {longest} bytes, "
+                           f"longer than the {HEADER_LINE_LIMIT} a plain download reads)")
+
+    async def _server_body(self, request: Request, response: PlaywrightResponse) -> bytes | None:
+        """The body the server sent for the page, as the browser received it; None when it
+        is larger than DOWNLOAD_MAXSIZE or the browser no longer has it (the body checks then
+        see the rendered DOM). Waits for the body's end, so a navigation that returned before
+        it (``wait_until=commit``) is bounded by the render's time limit, or DOWNLOAD_TIMEOUT
+        for a spider without a render configuration."""
+        try:
+            sizes = await asyncio.wait_for(response.request.sizes(),
+                                           self._render_deadline_s or self._body_read_s)
+            if self._max_body_bytes and sizes["responseBodySize"] > self._max_body_bytes:
+                logger.debug("Rendering %s: the server's body (%d bytes) is larger than "
+                             "DOWNLOAD_MAXSIZE, not read back", request.url,
+                             sizes["responseBodySize"])
+                return None
+            body = await response.body()
+        except (PlaywrightError, asyncio.TimeoutError) as exc:
+            logger.debug("Rendering %s: the server's body could not be read back: %s",
+                         request.url, exc)
+            return None
+        if self._max_body_bytes and len(body) > self._max_body_bytes:
+            return None  # a small encoded body that decoded past the limit
+        return body
 
     def _make_pool(self) -> PagePool | None:
         """The page pool the spider's render configuration asks for (``page_reuse`` 1: each

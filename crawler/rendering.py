@@ -72,6 +72,11 @@ DISABLED_FEATURES = (
 )
 _DISABLE_FEATURES = "--disable-features="
 
+#: ``Request.meta`` key under which a render leaves the body the server sent for the page (its
+#: navigation's answer, before any script ran): the body checks judge those bytes, not the DOM
+#: the browser made of them (an empty document for an empty body, text for a PDF's bytes).
+SERVER_BODY_META = "render_server_body"
+
 #: Resource types the browser does not fetch when rendering (they add nothing to the text).
 BLOCKED_RESOURCE_TYPES = frozenset({"image", "font", "media"})
 

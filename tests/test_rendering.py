@@ -365,3 +365,58 @@ def test_a_render_that_fails_or_never_loads_is_one_line_and_a_stat(
     assert errors == 3, {k: v for k, v in result.stats.items() if k.startswith("errors/")}
     if spider != "domain":  # its traceback was dropped and counted
         assert result.stats["log/quiet/scrapy_playwright_failed_request"] >= 1
+
+
+#: Answers a plain download refuses whatever renders them: (start paths, exit code, stored paths).
+RENDERED_NO_PAGE_CRAWLS = [
+    # beside a real page: each counted and said, none stored, the page rendered and stored
+    (["/empty", "/binary/pdf", "/binary/png", "/binary/zip", "/bad-answer/long-header",
+      "/ok/1"], 0, {"/ok/1"}),
+    # the only start URL: the crawl cannot do its job, as a plain download of it
+    (["/empty"], 6, set()),
+]
+
+
+@pytest.mark.parametrize(("starts", "code", "kept"), RENDERED_NO_PAGE_CRAWLS,
+                         ids=["beside-a-page", "only-start"])
+def test_rendering_judges_the_servers_answer_not_the_dom(starts: list[str], code: int,
+                                                         kept: set[str], tmp_path: Path,
+                                                         chromium_path: str) -> None:
+    """With every page rendered, the body checks saw chromium's DOM (an empty ``<html>``
+    document for an empty body, a PDF's bytes as text) and the browser read a 200 kB header
+    line a plain download hangs up on: all three were stored as pages. The server's own answer
+    is judged now: not stored, with the stats and lines of a plain download."""
+    server = HostileServer().start()
+    try:
+        result = run_crawl(",".join(server.base + p for p in starts), tmp_path,
+                           spider_args={"render": "always", "sitemaps": "false",
+                                        "follow_links": "false"},
+                           settings={"RETRY_TIMES": 1, "RETRY_BACKOFF_BASE": 0.1,
+                                     "QUALITY_GATE_MIN_SCORE": 0})
+        long_header_attempts = len(server.hits("/bad-answer/long-header"))
+    finally:
+        server.stop()
+    assert result.returncode == code, result.log[-3000:]
+    stored = {url.removeprefix(server.base): item
+              for url, item in zip(result.urls(), result.items)}
+    assert set(stored) == kept, result.log[-3000:]  # what must stay, and only that
+    assert all(item["rendered"] is True for item in stored.values())
+    assert result.stats["response/empty"] == 1
+    assert f"Empty body: {server.base}/empty (HTTP 200, 0 bytes)" in result.log
+    assert f"Start URL {server.base}/empty gave no page: empty body" in result.log
+    assert result.rows("url") == [{"url": server.base + p} for p in sorted(kept)]
+    assert "Traceback" not in result.log
+    if code:
+        assert result.stats["finish_reason"] == "start_failed"
+        return
+    assert result.stats["response/binary_as_html"] == 3
+    for kind in ("pdf", "png", "zip"):
+        assert result.stats[f"response/binary_as_html/{kind}"] == 1
+        assert (f"Binary body ({kind}) served as 'text/html': {server.base}/binary/{kind}"
+                in result.log)
+    # the header line: retried as a network error, given up, as a plain download
+    assert long_header_attempts == 2
+    assert result.stats["render/failed/header_line_too_long"] == 2
+    assert (f"Start URL {server.base}/bad-answer/long-header could not be fetched: the answer "
+            "could not be read (a header line of 200008 bytes, longer than the 16384 a plain "
+            "download reads)") in result.log

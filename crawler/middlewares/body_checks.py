@@ -7,6 +7,11 @@ empty 200s are dropped before extraction, each with a stat (``response/empty``,
 ``response/binary_as_html`` and ``response/binary_as_html/<kind>``) and a WARNING line.
 A few stray NUL bytes in real HTML do not make it binary, nor do the many of a page in UTF-16
 that its ``Content-Type`` declares without a byte-order mark.
+
+A rendered response's body is the DOM the browser made of the page (an empty document for an
+empty body, a PDF's bytes as text), so for it the checks judge the body the server sent, which
+the render leaves in the request's meta (``SERVER_BODY_META``): rendered or not, the same answer
+gives the same outcome.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from scrapy.http import Response
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.decoding import is_declared_wide_text
+from crawler.rendering import SERVER_BODY_META
 from crawler.startup import read_bool, read_or_refuse
 from crawler.unusable import UnusableResponse
 
@@ -113,21 +119,26 @@ class BodyCheckMiddleware:
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Response:
-        """Pass the response on, or raise UnusableResponse for an empty or binary body."""
+        """Pass the response on, or raise UnusableResponse for an empty or binary body (of a
+        rendered response: the body its server sent)."""
+        # taken out of the meta (which a later request may copy) whatever the verdict
+        body = request.meta.pop(SERVER_BODY_META, None)
+        if body is None:
+            body = response.body
         if (not 200 <= response.status < 300 or request.method == "HEAD"
                 or request.meta.get("crawl_role") != "page"):
             return response  # robots.txt and sitemaps are read by their own rules
         declared = response.headers.get("Content-Type", b"").decode("latin-1")
         if declared.split(";", 1)[0].strip().lower() not in CLAIMS_HTML:
             return response  # honestly labelled non-HTML (a gzipped sitemap) is not our business
-        if self.config.drop_empty and not response.body.strip():
+        if self.config.drop_empty and not body.strip():
             self.stats.inc_value("response/empty")
             logger.warning("Empty body: %s (HTTP %d, %d bytes); nothing to extract",
-                           response.url, response.status, len(response.body))
+                           response.url, response.status, len(body))
             raise UnusableResponse("empty body")
         if self.config.drop_binary and not is_declared_wide_text(
-                response.body, http_content_type_encoding(declared)):
-            kind = binary_kind(response.body)
+                body, http_content_type_encoding(declared)):
+            kind = binary_kind(body)
             if kind is not None:
                 self.stats.inc_value("response/binary_as_html")
                 self.stats.inc_value(f"response/binary_as_html/{kind}")
