@@ -1,0 +1,85 @@
+"""What reading a render's answer back from the browser costs, against the render, same run.
+
+Every render reads the body its server sent back from chromium (``Response.body()``, after
+``Request.sizes()``) for the body checks (``crawler/playwright_handler.py``). This serves real
+documentation pages from 127.0.0.1, renders them one after another in one reused page of the
+project's chromium (``goto`` to the load event, then the DOM as the crawl reads it), and prints
+the medians of the render and of the read-back, and their ratio.
+
+    python benchmarks/render_readback.py [--site DIR] [--renders 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import http.server
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from playwright.async_api import async_playwright  # noqa: E402
+
+from crawler.rendering import find_browser, launch_options  # noqa: E402
+from crawler.settings import CHROMIUM_PATH  # noqa: E402
+
+DEFAULT_SITE = REPO_ROOT / "tests" / "sites" / "sphinx-alabaster-requests-injected" / "public"
+#: First renders left out of the medians (the browser warming up).
+WARM_UP = 4
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves files without a log line per request."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the parent's name
+        pass
+
+
+async def measure(base: str, paths: list[str], renders: int) -> None:
+    """Render the pages in turn and print the medians."""
+    render_s, read_s, sizes = [], [], []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(**launch_options(find_browser(CHROMIUM_PATH)))
+        page = await (await browser.new_context()).new_page()
+        for n in range(renders + WARM_UP):
+            start = time.perf_counter()
+            response = await page.goto(f"{base}/{paths[n % len(paths)]}", wait_until="load")
+            await page.content()
+            rendered = time.perf_counter()
+            await response.request.sizes()
+            body = await response.body()
+            if n >= WARM_UP:
+                render_s.append(rendered - start)
+                read_s.append(time.perf_counter() - rendered)
+                sizes.append(len(body))
+        await browser.close()
+    render, read = statistics.median(render_s), statistics.median(read_s)
+    print(f"{len(read_s)} renders of {len(paths)} pages (median body "
+          f"{statistics.median(sizes) / 1024:.0f} KiB): render {render * 1000:.1f} ms, "
+          f"read back {read * 1000:.2f} ms, ratio read back / render {read / render:.3f}")
+
+
+def main() -> None:
+    """Serve the site, measure, stop."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", type=Path, default=DEFAULT_SITE)
+    parser.add_argument("--renders", type=int, default=60)
+    args = parser.parse_args()
+    paths = sorted(str(p.relative_to(args.site)) for p in args.site.rglob("*.html"))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(args.site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        asyncio.run(measure(f"http://127.0.0.1:{server.server_address[1]}", paths, args.renders))
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
