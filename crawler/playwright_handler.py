@@ -61,11 +61,11 @@ from typing import Any
 
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Response as PlaywrightResponse
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
-from playwright.async_api import Response as PlaywrightResponse
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from twisted.web._newclient import HTTPClientParser
 
