@@ -357,7 +357,7 @@ LITERALS_ALLOWED = {("candidates.py", "round(self.link_density, 3)"),
 
 CHOICE_AND_CLEANING_MODULES = ["scoring.py", "structured.py", "frameworks.py", "candidates.py",
                                "stages.py", "clean.py", "comments.py", "story_tail.py",
-                               "media_captions.py", "product_rails.py", "evaluation.py",
+                               "media_captions.py", "evaluation.py",
                                "quality.py", "story_asides.py", "story_head.py",
                                "link_buttons.py", "teaser_lists.py"]
 

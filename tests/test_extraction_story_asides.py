@@ -50,15 +50,6 @@ CASES = [
                "für die Insel bestellt</a></li><li><a href='https://www.news.example/2024/b'>"
                "Fischer klagen über Quoten</a></li></ul></div>")),
      ["Absatz 2", "Absatz 3"], ["Mehr zum Thema", "Neue Fähre", "Fischer klagen"]),
-    ("a teaser card inside the story: its headline a heading inside the link, under a box "
-     "title",
-     story((2, "<div class='box'><h5>Mehr aus der Region</h5><a href='/2024/faehre'><div>"
-               "<h4>Neue Fähre für die Insel bestellt</h4></div></a></div>")),
-     ["Absatz 1", "Absatz 2", "Absatz 4"], ["Mehr aus der Region", "Neue Fähre"]),
-    ("a card's link wrapping its headline between two paragraphs",
-     story((3, "<a href='https://www.news.example/2024/quoten'><h2>Fischer klagen über "
-               "Quoten</h2></a>")),
-     ["Absatz 2", "Absatz 3"], ["Fischer klagen"]),
     ("the story's section headings: plain, an anchor of the page, a link to another site, a "
      "link inside the heading",
      story((1, "<h2>Der Bau</h2>"), (2, "<h2><a href='#kosten'>Die Kosten</a></h2>"),
@@ -114,15 +105,6 @@ def test_pages_other_than_articles_keep_their_link_lines() -> None:
     result = extract(page(story((2, line)), head=""), "https://news.example/hafen")
     assert "Der Wochenmarkt zieht" in result.content_text
     assert "Absatz 4" in result.content_text
-
-
-def test_trace_names_the_linked_headline() -> None:
-    """A heading taken as a teaser's linked title is noted in the trace under its own name."""
-    card = "<a href='/2024/faehre'><h4>Neue Fähre für die Insel bestellt</h4></a>"
-    result = extract(page(story((2, card))), URL, trace=True)
-    entries = [e for e in result.trace if e.get("rule") == "linked-headline"]
-    assert entries and entries[0]["text"] == ["Neue Fähre für die Insel bestellt"]
-    assert "Neue Fähre" not in result.content_text and "Absatz 2" in result.content_text
 
 
 def test_trace_names_the_aside_label() -> None:

@@ -27,7 +27,6 @@ from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import Detection, RuleSet, load_rules, detect_framework
 from crawler.extraction.link_buttons import drop_link_buttons
 from crawler.extraction.media_captions import drop_media_captions
-from crawler.extraction.product_rails import drop_product_rails
 from crawler.extraction.result import Extraction
 from crawler.extraction.share_widgets import drop_share_widgets
 from crawler.extraction.story_asides import drop_story_asides
@@ -131,9 +130,6 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                 if drop_story_head(element, page.thresholds, log, blocks):
                     blocks = None
                 if drop_media_captions(element, page.thresholds, log, blocks):
-                    blocks = None
-            if cand.tier != tiers.TIER_RULES and page.is_product:
-                if drop_product_rails(element, url, page.thresholds, log):
                     blocks = None
             if cand.tier != tiers.TIER_RULES:
                 drop_link_buttons(element, url, page.thresholds, log, blocks)

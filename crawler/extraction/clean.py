@@ -57,8 +57,6 @@ def strip_non_content(root: etree._Element, cleaning: CleaningRules,
             el.tag = "div"
             el.set("data-was", "noscript")
     _mark_controlled_panels(root, t)
-    for panel in accordion_panels(root, t):
-        panel.set(ACCORDION_PANEL, "")
     _unwrap_script_links(root)
     for box in _signup_boxes(root, t):
         box.set(SIGNUP, "")
@@ -524,13 +522,6 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "rule": "generic-selector",
                               "why": f"{selector}, but a collapsed tab/accordion panel",
-                              **_describe(el, stats.get(el))})
-        elif selector in cleaning.hiding_selectors and el.get(ACCORDION_PANEL) is not None:
-            unhide(el)
-            if trace is not None:
-                trace.append({"step": "clean", "action": "kept", "rule": ACCORDION_RULE,
-                              "why": f"{selector}, but the folded panel of an accordion (items "
-                                     f"of one shape, each a title over a hidden panel)",
                               **_describe(el, stats.get(el))})
         elif selector in cleaning.hiding_selectors and _hidden_copy(el, container, stats, total, t):
             drop(el, "hidden-copy",
@@ -1000,50 +991,6 @@ def drop_trailing_headings(container: etree._Element, trace: list[dict[str, Any]
                                  "gone)", **_describe(heading, None)})
         _remove(heading)
     return len(headings)
-
-
-ACCORDION_RULE = "accordion-panel"
-"""The rule's name in the trace: a hidden panel under its title, in items of one shape."""
-ACCORDION_PANEL = "data-accordion-panel"
-"""Marks the folded panel of an accordion (set before its titles, often <button>s, are
-stripped); cleaning keeps it though hidden."""
-
-_PANEL_TITLES = frozenset({"h2", "h3", "h4", "h5", "h6", "dt", "button", "summary"})
-"""Tags that title a folded panel (the reader clicks them to open it)."""
-
-
-def accordion_panels(root: etree._Element, t: Thresholds) -> set[etree._Element]:
-    """The folded panels of accordions in the page: an *item* opens with a title (a
-    heading, a button, a term) and holds a hidden block after it, and at least
-    ``accordion_min_items`` items of one tag and class stand side by side (a product's
-    questions and answers, its description and specifications folded under their titles, with
-    no aria-controls naming them). The answer is the page's text, hidden only until the reader
-    clicks its title; a lone hidden block after a heading (a folded menu, a spare copy) is not
-    an accordion. Each item is read once, from its title."""
-    items: dict[tuple[etree._Element, str, str], list[etree._Element]] = {}
-    hidden_after: dict[etree._Element, list[etree._Element]] = {}
-    read: set[etree._Element] = set()
-    for title in root.iter(*_PANEL_TITLES):
-        item = title.getparent()
-        if item is None or item is root or item in read:
-            continue
-        read.add(item)  # each item is read once, from its first child
-        first = next((child for child in item if isinstance(child.tag, str)), None)
-        if first is not title:
-            continue
-        folded = [sibling for sibling in title.itersiblings()
-                  if isinstance(sibling.tag, str) and is_hidden(sibling)]
-        parent = item.getparent()
-        if not folded or parent is None:
-            continue
-        hidden_after[item] = folded
-        items.setdefault((parent, item.tag, item.get("class") or ""), []).append(item)
-    panels: set[etree._Element] = set()
-    for members in items.values():
-        if len(members) >= t.accordion_min_items:
-            for item in members:
-                panels.update(hidden_after[item])
-    return panels
 
 
 def unhide(el: etree._Element) -> None:

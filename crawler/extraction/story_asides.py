@@ -14,10 +14,6 @@ structure only:
   with more than ``aside_link_share`` of its text in links, every one to another page of the
   page's own site (its host or a subdomain), is an aside and goes, and so does a heading over
   asides when the two share a box holding nothing else (a "read also" box's title);
-- a heading inside a link to another page of the site (``linked_headline``: a teaser card's
-  title, ``<a><h4>…</h4></a>``) is such a line, not a heading of the story (the story's own
-  section headings link nowhere, or hold their link inside them), where reading it so changes
-  nothing else the rule decides ("linked-headline" in the trace);
 - asides stand alone: when the story holds more than ``aside_max_runs`` runs of them (blocks
   in a row), or a run of more than ``aside_max_run_blocks``, they are the page's own list of
   linked entries (a list of hotels, each a linked name over its paragraph) and all stay;
@@ -31,7 +27,6 @@ where the tail rule does: on article pages, never on containers chosen by a site
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from lxml import etree
@@ -48,9 +43,6 @@ ASIDE_RULE = "story-aside"
 
 LABEL_RULE = "aside-label"
 """The trace name of the labels the rule's removals leave heading nothing."""
-
-HEADLINE_RULE = "linked-headline"
-"""The trace name of the linked headlines the rule took as lines of links."""
 
 
 def _links_home(block: TextBlock, url: str) -> bool:
@@ -72,20 +64,6 @@ def _is_aside(block: TextBlock, url: str, t: Thresholds) -> bool:
     table or media)."""
     return not block.heading and not block.opaque and block.chars <= t.aside_max_chars \
         and block.link_chars > t.aside_link_share * block.chars and _links_home(block, url)
-
-
-def linked_headline(block: TextBlock, url: str, t: Thresholds) -> TextBlock:
-    """The block as the story-aside rule reads it: a short heading inside a link to another
-    page of the page's own site (a teaser card whose link wraps its title) is a line of links,
-    not a heading over the lines after it; every other block as it is. Structural: a story's
-    section headings link nowhere, to an anchor of the page itself, or hold their link inside
-    them (a round-up's linked product names)."""
-    if block.heading and not block.opaque and block.link_chars >= block.chars \
-            and block.chars <= t.aside_max_chars \
-            and next(block.element.iterancestors("a"), None) is not None \
-            and _links_home(block, url):
-        return replace(block, heading=False)
-    return block
 
 
 def _aside_runs(story: list[TextBlock], url: str, t: Thresholds) -> list[list[TextBlock]] | None:
@@ -155,9 +133,7 @@ def drop_story_asides(container: etree._Element, url: str, t: Thresholds,
                       blocks: list[TextBlock] | None = None) -> int:
     """Remove the short link lines (and the headings over only them) before the story's last
     prose block; return how many blocks went (``blocks``: the container's ``text_blocks`` as
-    it stands, when the caller has them). Linked headlines (``linked_headline``) join them
-    only where they leave the rest of the rule's decision as it was: read as lines, they must
-    not make the story one of linked entries nor the asides too large a share."""
+    it stands, when the caller has them)."""
     if blocks is None:
         blocks = text_blocks(container)
     if not holds_story(container, t, blocks):
@@ -166,19 +142,8 @@ def drop_story_asides(container: etree._Element, url: str, t: Thresholds,
     story = blocks[:end]
     prose = sum(b.prose for b in blocks if is_prose(b, t))
     doomed = _doomed(story, url, prose, t)
-    if doomed is None:
+    if not doomed:
         return 0
-    read = [linked_headline(block, url, t) for block in story]
-    headlines = [b.element for b, seen in zip(story, read) if seen is not b]
-    more = _doomed(read, url, prose, t) if headlines else None
-    if more is not None and len(more) > len(doomed):
-        going = {id(b.element) for b in more}
-        taken = [" ".join(text_content(el).split())[:60] for el in headlines if id(el) in going]
-        if trace is not None and taken:
-            trace.append({"step": "clean", "action": "read", "rule": HEADLINE_RULE,
-                          "why": "a heading inside a link to another page of the site is a "
-                                 "teaser's title: read as a line of links", "text": taken[:5]})
-        doomed = more
     labels = aside_labels(doomed)
     went = remove_blocks(doomed, container, trace, ASIDE_RULE,
                          "inside the story: short lines mostly of links, and headings over "

@@ -398,11 +398,6 @@ class Thresholds:
     the development folds of the snippet corpus: with no limit a story of four headings and a
     date lost its three must-have snippets; with the limit of the generic rules
     (``generic_max_share``) it stays and nothing else changes."""
-    accordion_min_items: int = 2
-    """Items of one tag and class, each a title over a hidden panel, at least this many side by
-    side, make an accordion whose panels are kept as content. Two: a single titled hidden
-    block is as often a folded menu; questions and answers, description and specifications
-    come at least in pairs. Not swept yet."""
     description_min_chars: int = 80
     """A page's declared description (JSON-LD, microdata, OpenGraph) guards the block that holds
     it from cleaning only when it is at least this long: shorter ones ("Shop shoes online") are
@@ -644,24 +639,10 @@ class Thresholds:
     held-out 0.9159 -> 0.9169 (leaks 153 -> 150), development 0.9197 -> 0.9212 (142 -> 138),
     body F1 held-out 0.88479 -> 0.88482, development 0.87954 -> 0.87960."""
 
-    # --- rails of other products (cleaning) ------------------------------------------------
-    rail_min_items: int = 3
-    """Sibling linked cards of one tag and class, at least this many, are a rail of other
-    products on a product page. Structural: a row of three (as ``caption_card_items``)."""
-    rail_link_share: float = 0.7
-    """A card sells another page when at least this share of its text is inside links leading
-    away from the page (a product name and a price in one link; a variant swatch or a review
-    with a profile link is not). Set by hand on extraction-dev product pages of the
-    development folds."""
-    rail_max_share: float = 0.5
-    """Rails go only when together they hold at most this share of the container's text; a
-    container made mostly of cards lists products. Structural (half)."""
-
     # --- teaser lists around a story (cleaning) ---------------------------------------------
     teaser_min_cards: int = 3
     """Sibling cards of one tag and class, at least this many, each a linked headline of
-    another of the site's pages, are a teaser row. Structural: a row of three (as
-    ``rail_min_items``)."""
+    another of the site's pages, are a teaser row. Structural: a row of three."""
     teaser_headline_words: int = 3
     """A card's link is a headline when its text has at least this many words (menu entries,
     tags and categories have one or two). Structural."""
@@ -773,7 +754,7 @@ class Thresholds:
     button_card_items: int = 3
     """A short link inside one of at least this many siblings of one tag and class is a card's
     title (kept) unless its words repeat on another card. Structural: a row of three (as
-    ``rail_min_items``)."""
+    ``teaser_min_cards``)."""
     button_max_share: float = 0.2
     """Buttons go only when together they hold at most this share of the container's text (a
     page of links keeps them). Set by hand."""
