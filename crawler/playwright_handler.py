@@ -267,10 +267,14 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
             return await self._download_in_pool(self._page_pool, request, spider)
         except PlaywrightError as exc:
             kind, message = render_failure(exc)
-            self.stats.inc_value("render/failed")
-            self.stats.inc_value(f"render/failed/{kind}")
+            self._count_failure(kind)
             logger.debug("Rendering %s failed: %s", request.url, message)
             raise RenderFailed(message) from exc
+
+    def _count_failure(self, kind: str) -> None:
+        """Count a render the browser could not load, in all and by its kind."""
+        self.stats.inc_value("render/failed")
+        self.stats.inc_value(f"render/failed/{kind}")
 
     async def _render_unpooled(self, request: Request, spider: Spider | None) -> Response:
         """Render as scrapy-playwright does (a request with its own page or context), within
@@ -329,8 +333,7 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                        for h in await response.headers_array()), default=0)
         if longest <= HEADER_LINE_LIMIT:
             return
-        self.stats.inc_value("render/failed")
-        self.stats.inc_value("render/failed/header_line_too_long")
+        self._count_failure("header_line_too_long")
         logger.debug("Rendering %s: a header line of %d bytes", request.url, longest)
         raise RenderFailed(f"the answer could not be read (a header line of {longest} bytes, "
                            f"longer than the {HEADER_LINE_LIMIT} a plain download reads)")

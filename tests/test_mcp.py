@@ -4,9 +4,9 @@ subprocess over stdio (and once over streamable HTTP), the site is served on 127
 from __future__ import annotations
 
 import json
-import threading
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -188,6 +188,10 @@ def test_bad_input_is_a_tool_error_with_a_sentence(tmp_path: Path) -> None:
         assert expected in text, (tool, text)
 
 
+#: Seconds the MCP server may take to say it listens (as long as the test waited before).
+START_TIMEOUT_S = 60.0
+
+
 def start_http_server(root: Path, port: int) -> tuple[subprocess.Popen[bytes], int]:
     """The MCP server over streamable HTTP on ``port``, once it says it listens; PortTaken
     when another process holds the port (its server says so and exits)."""
@@ -195,16 +199,22 @@ def start_http_server(root: Path, port: int) -> tuple[subprocess.Popen[bytes], i
                                                              "--http", str(port))],
                                cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert process.stderr is not None
+    # a server that neither listens nor exits would block the reading below for good
+    watchdog = threading.Timer(START_TIMEOUT_S, process.kill)
+    watchdog.start()
     said = []
-    for line in iter(process.stderr.readline, b""):
-        said.append(line.decode(errors="replace"))
-        if "address already in use" in said[-1]:
-            process.wait(timeout=30)
-            raise PortTaken(port)
-        if f"running on http://127.0.0.1:{port}" in said[-1]:
-            # keep reading what it says, or its log would fill the pipe and stop it
-            threading.Thread(target=process.stderr.read, daemon=True).start()
-            return process, port
+    try:
+        for line in iter(process.stderr.readline, b""):
+            said.append(line.decode(errors="replace"))
+            if "address already in use" in said[-1]:
+                process.wait(timeout=30)
+                raise PortTaken(port)
+            if f"running on http://127.0.0.1:{port}" in said[-1]:
+                # keep reading what it says, or its log would fill the pipe and stop it
+                threading.Thread(target=process.stderr.read, daemon=True).start()
+                return process, port
+    finally:
+        watchdog.cancel()
     process.wait(timeout=30)
     pytest.fail("the MCP server did not start:\n" + "".join(said))
 
