@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from scrapy import Request, Spider
+from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
