@@ -680,10 +680,10 @@ def _label_like(el: etree._Element, text: str) -> bool:
 
 
 def drop_orphan_labels(labels: list[etree._Element], container: etree._Element,
-                        trace: list[dict[str, Any]] | None, t: Thresholds,
-                        rule: str = "orphan-label",
-                        why: str = "orphan-label: a short title line whose block cleaning "
-                                   "removed") -> None:
+                       trace: list[dict[str, Any]] | None, t: Thresholds,
+                       rule: str = "orphan-label",
+                       why: str = "orphan-label: a short title line whose block cleaning "
+                                  "removed") -> None:
     """Remove the labels that cleaning left heading nothing: a short line (a heading, a bold
     line, a line ending in a colon or a question mark) whose block after it was removed (a
     share bar, an author box, a rating widget, a list of links) and after which nothing with
