@@ -13,11 +13,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
-import http.server
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -28,17 +25,11 @@ from playwright.async_api import async_playwright  # noqa: E402
 
 from crawler.rendering import find_browser, launch_options  # noqa: E402
 from crawler.settings import CHROMIUM_PATH  # noqa: E402
+from crawler.static_server import serve_folder  # noqa: E402
 
 DEFAULT_SITE = REPO_ROOT / "tests" / "sites" / "sphinx-alabaster-requests-injected" / "public"
 #: First renders left out of the medians (the browser warming up).
 WARM_UP = 4
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves files without a log line per request."""
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the parent's name
-        pass
 
 
 async def measure(base: str, paths: list[str], renders: int) -> None:
@@ -72,13 +63,12 @@ def main() -> None:
     parser.add_argument("--renders", type=int, default=60)
     args = parser.parse_args()
     paths = sorted(str(p.relative_to(args.site)) for p in args.site.rglob("*.html"))
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(args.site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve_folder(args.site)
     try:
         asyncio.run(measure(f"http://127.0.0.1:{server.server_address[1]}", paths, args.renders))
     finally:
         server.shutdown()
+        server.server_close()
 
 
 if __name__ == "__main__":

@@ -7,11 +7,9 @@ import json
 import logging
 import subprocess
 import sys
-import threading
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from crawler.static_server import serve_folder
 from crawler.storage import open_database
 from crawler.terminal import terminal_text
 
@@ -19,11 +17,6 @@ logger = logging.getLogger(__name__)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEMO_SITE = REPO_ROOT / "tests" / "sites" / "mkdocs-material-starlette-injected" / "public"
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
-        """No access log on the terminal."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,9 +34,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.site.is_dir():
         logger.error("No demo site at %s", args.site)
         return 1
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler,
-                                                           directory=str(args.site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve_folder(args.site)
     start = f"http://127.0.0.1:{server.server_address[1]}/"
     db_path = args.output / "demo.db"
     feed_path = args.output / "demo.jsonl"
