@@ -113,24 +113,25 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                             cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES,
                             t=page.thresholds, exempt=page.discussion_posts, story=story,
                             description=_declared_description(page))
-            # The rules below read the same blocks: read once, again only after a change.
+            # The rules below read the same blocks: read once, and again only after a rule
+            # removed something (every rule reads the blocks as the container stands).
             blocks: list[TextBlock] | None = None
             if story:
                 blocks = text_blocks(element)
                 if drop_teaser_lists(element, url, page.thresholds, log, blocks):
-                    blocks = None
+                    blocks = text_blocks(element)
                 if trim_story_tail(element, page.thresholds, log, blocks):
-                    blocks = None
+                    blocks = text_blocks(element)
                 if trim_tail_labels(element, page.thresholds, log, blocks):
-                    blocks = None
+                    blocks = text_blocks(element)
                 if trim_tail_notes(element, page.thresholds, log, blocks):
-                    blocks = None
+                    blocks = text_blocks(element)
                 if drop_story_asides(element, url, page.thresholds, log, blocks):
-                    blocks = None
+                    blocks = text_blocks(element)
                 if drop_story_head(element, page.thresholds, log, blocks):
-                    blocks = None
+                    blocks = text_blocks(element)
                 if drop_media_captions(element, page.thresholds, log, blocks):
-                    blocks = None
+                    blocks = text_blocks(element)
             if cand.tier != tiers.TIER_RULES:
                 drop_link_buttons(element, url, page.thresholds, log, blocks)
         add_declared_faq(element, faq_block, faq, page.thresholds, log)

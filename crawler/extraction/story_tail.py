@@ -131,6 +131,12 @@ def _collect_blocks(el: etree._Element, beside_blocks: bool, in_link: bool,
         if holding or (tag not in _LEAVES and not beside_blocks):
             _collect_blocks(child, holding, in_link or tag == "a", holds_block, out)
             continue
+        if not len(child):  # most blocks: their own text, no link inside but themselves
+            chars = non_space_chars(child.text)
+            if chars:
+                links = chars if in_link or tag == "a" else 0
+                out.append(TextBlock(child, chars, links, tag in _HEADINGS, False))
+            continue
         chars = non_space_chars(text_content(child))
         if not chars:
             continue
