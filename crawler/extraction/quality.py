@@ -38,8 +38,7 @@ def measure(text: str, *, element: HtmlElement | None = None, page_html_length: 
     words = len(text.split())
     min_chars = thresholds.quality_paragraph_min_chars
     if element is not None and isinstance(element.tag, str):
-        paragraphs = sum(1 for el in element.iter(*_BLOCKS)
-                         if len(text_content(el).strip()) >= min_chars)
+        paragraphs = _paragraphs(element, min_chars)
         link_chars = sum(len(text_content(a)) for a in element.iter("a"))
         all_chars = len(text_content(element)) or 1
         link_density = min(1.0, link_chars / all_chars)
@@ -52,6 +51,23 @@ def measure(text: str, *, element: HtmlElement | None = None, page_html_length: 
     completeness = sum(1 for f in fields if f) / len(fields)
     return QualityMetrics(words, paragraphs, round(ratio, 4), round(link_density, 4),
                           completeness, tier or "", coverage)
+
+
+def _paragraphs(element: HtmlElement, min_chars: int) -> int:
+    """The element's blocks (``_BLOCKS``, itself included) holding ``min_chars`` of text or more.
+    Read from the last block back, so that each block comes after the blocks inside it: a
+    block holding a counted one counts without its text being read (its text holds the
+    other's, so it is at least as long)."""
+    count = 0
+    holds_counted: set[HtmlElement] = set()
+    for el in reversed(list(element.iter(*_BLOCKS))):
+        if el in holds_counted or len(text_content(el).strip()) >= min_chars:
+            count += 1
+            for anc in el.iterancestors():
+                if anc in holds_counted:
+                    break
+                holds_counted.add(anc)
+    return count
 
 
 def _coverage(words: int, element: HtmlElement | None) -> float | None:
