@@ -48,13 +48,14 @@ _ENTRY_TAGS = frozenset({"li", "td", "th", "dd", "dt", "caption", "figcaption"})
 _WORD = re.compile(r"\w+")
 
 
-def _is_button(block: TextBlock, site: str, t: Thresholds) -> bool:
+def _is_button(block: TextBlock, site: str, t: Thresholds, scripts: bool = True) -> bool:
     """Whether a leaf block is one short link to the page's own site and nothing else (a link
-    to another site is a reference the text gives), or one script control."""
+    to another site is a reference the text gives), or one script control (``scripts``: the
+    container holds a link that ran a script, so a block may be one)."""
     el = block.element
     if block.heading or block.opaque or block.chars == 0:
         return False
-    if not _script_button(block):
+    if not (scripts and _script_button(block)):
         if block.link_chars < block.chars:
             return False
         links = [el] if el.tag == "a" else list(el.iter("a"))
@@ -69,6 +70,9 @@ def _is_button(block: TextBlock, site: str, t: Thresholds) -> bool:
 
 
 _SCRIPT_SPANS = etree.XPath(f"descendant-or-self::*/@{SCRIPT_LINK}/..")
+_HOLDS_SCRIPT_SPAN = etree.XPath(f"boolean(descendant-or-self::*/@{SCRIPT_LINK})")
+"""Whether a container holds a link that ran a script: asked once, so that the blocks of a
+container without any (most) are not searched for one each."""
 
 
 def _script_button(block: TextBlock) -> bool:
@@ -113,7 +117,8 @@ def drop_link_buttons(container: etree._Element, url: str, t: Thresholds,
     if blocks is None:
         blocks = text_blocks(container)
     site = site_host(url.strip())
-    flags = [_is_button(b, site, t) for b in blocks]
+    scripts = _HOLDS_SCRIPT_SPAN(container)
+    flags = [_is_button(b, site, t, scripts) for b in blocks]
     for i, flag in enumerate(flags):
         if flag and i + 1 < len(blocks) and is_prose(blocks[i + 1], t):
             flags[i] = False  # a linked line that introduces a paragraph is its title
