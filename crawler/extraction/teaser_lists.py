@@ -142,7 +142,11 @@ def _headline_link(item: etree._Element, links: _SiteLinks) -> bool:
 
 
 def _is_card(item: etree._Element, links: _SiteLinks) -> bool:
-    """A short element holding a headline link to another of the site's pages."""
+    """A short element holding a headline link to another of the site's pages (an element
+    without any link, a story's paragraph in most rows of like items, is told first: finding
+    no link costs less than reading its text)."""
+    if next(item.iter("a"), None) is None:
+        return False
     text = text_content(item)
     return not more_chars_than(text, links.t.teaser_card_max_chars) \
         and bool(text) and not text.isspace() and _headline_link(item, links)
