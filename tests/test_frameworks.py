@@ -356,3 +356,29 @@ def test_selector_set_walks_only_pages_it_can_match(html: str, selectors: list[s
     found = {el for el, _ in selector_set.matches(root)}
     assert found == {el for selector in selectors for el in css(selector)(root)}
     assert bool(found) is can_match
+
+
+# Selectors with combinators beside simple ones: lxml's CSS engine runs only on pages holding
+# every class name and id the selector names, and finds what it finds on its own; an attribute
+# test or a pseudo-class leaves it run on every page.
+COMBINATOR_CASES = [
+    ('<div class="side-bar">m</div><div class="main">text</div>', "div.side-bar + div.main", 1),
+    ('<div class="side-bar">m</div><p>x</p><div class="main">text</div>',
+     "div.side-bar + div.main", 0),
+    ('<div class="main">text</div>', "div.side-bar + div.main", 0),
+    ('<div id="top"><p class="lead">a</p></div><p class="lead">b</p>', "#top > p.lead", 1),
+    ('<div id="other"><p class="lead">a</p></div>', "#top > p.lead", 0),
+    ('<div><p lang="en">a</p></div>', 'div > p[lang="en"]', 1),
+    ('<ul><li>a</li><li>b</li></ul>', "ul li:first-child", 1),
+    ('<link href="/wp-content/x.css"><div class="main"><p>a</p></div>', "div.main p", 1),
+]
+
+
+@pytest.mark.parametrize("html,selector,count", COMBINATOR_CASES)
+def test_selector_set_runs_combinators_where_their_names_are(html: str, selector: str,
+                                                             count: int) -> None:
+    root = parse_html(f"<html><body>{html}</body></html>").tree
+    selectors = [selector, 'link[href*="/wp-content/"]', "#sidebar"]
+    found = [el for el, sel in SelectorSet(selectors).matches(root) if sel == selector]
+    assert found == css(selector)(root)
+    assert len(found) == count

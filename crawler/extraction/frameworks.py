@@ -541,31 +541,55 @@ class SelectorSet:
             tags = [sel.tag for sel in selectors]
             self.attr_tags[name] = None if None in tags or "*" in tags else frozenset(tags)
         self._values = {name: _attribute_values(name) for name in ("class", "id", *self.by["@"])}
+        # The class names and ids each selector with combinators needs on the page (every
+        # compound of it matches an element): without them lxml's CSS engine is not run.
+        self.complex_names = {text: _required_names(text) for text in self.complex}
 
     def may_match(self, root: etree._Element) -> bool:
-        """Whether some selector without combinators could match under root (root included),
-        judged from what lxml lists without a Python step per element: the tags some selector
-        keys on, the page's class names and ids, and the values of the attributes tested.
-        False means none can; True that the walk of :meth:`matches` must tell. Most pages carry
-        no mark of any framework, and this costs about a third of the walk."""
+        """Whether some selector without combinators could match under root (root included):
+        False means none can; True that the walk of :meth:`matches` must tell."""
+        return self._walked_tags(root, _PageNames(root, self._values)) != frozenset()
+
+    def _walked_tags(self, root: etree._Element, names: _PageNames) -> frozenset[str] | None:
+        """The tags of the elements under root (root included) that some selector without
+        combinators could match, judged from what lxml lists without a Python step per
+        element: the tags some selector keys on, the page's class names and ids, and the values
+        of the attributes tested. None when any element may (an element of a tag a selector
+        keys on, or a class name or id one keys on, is on the page; an attribute tested on
+        any tag has a value it tests for); an empty set when none can. Most pages carry no mark
+        of any framework, and on most of the rest only elements of a few tags can match (a
+        ``link`` or ``script`` naming the generator's folders): the walk of :meth:`matches`
+        then visits only those."""
         if self.any_tag or None in self._values.values():
-            return True
+            return None
         if self.by["t"] and next(root.iter(*self.by["t"]), None) is not None:
-            return True
-        if self.by["#"] and not self.by["#"].keys().isdisjoint(self._values["id"](root)):
-            return True
-        if self.by["."] and not self.by["."].keys().isdisjoint(
-                " ".join(self._values["class"](root)).split()):
-            return True
-        for name, tags in self.attr_tags.items():
-            if tags is None:
-                values = self._values[name](root)
-            else:
-                values = [v for el in root.iter(*tags) if (v := el.get(name)) is not None]
-            pattern = self.attr_values[name]
-            if values and (pattern is None or any(pattern.search(v) for v in values)):
-                return True
-        return False
+            return None  # elements of common tags (the cleaning's nav, aside, button...) are there
+        tags: set[str] = set()
+        if self.by["#"] and not self.by["#"].keys().isdisjoint(names.ids()):
+            return None
+        if self.by["."] and not self.by["."].keys().isdisjoint(names.classes()):
+            return None
+        tagged: dict[str, frozenset[str]] = {}
+        for name, attr_tags in self.attr_tags.items():
+            if attr_tags is not None:
+                tagged[name] = attr_tags
+            elif self._tested_value(name, names.values(name)):
+                return None
+        if tagged:  # one pass over the elements of every tag an attribute is tested on
+            for el in root.iter(*frozenset().union(*tagged.values())):
+                for name, attr_tags in list(tagged.items()):
+                    if el.tag in attr_tags and self._tested_value(name, (el.get(name),)):
+                        tags.update(attr_tags)
+                        del tagged[name]
+                if not tagged:
+                    break
+        return frozenset(tags)
+
+    def _tested_value(self, name: str, values: Iterable[str | None]) -> bool:
+        """Whether one of the values of attribute ``name`` holds what a selector tests it for
+        (any value, when one tests only that the attribute is there)."""
+        pattern = self.attr_values[name]
+        return any(v is not None and (pattern is None or pattern.search(v)) for v in values)
 
     def matches(self, root: etree._Element) -> list[tuple[etree._Element, str]]:
         """(element, selector) pairs for every match under root (root included), in tree order."""
@@ -575,7 +599,9 @@ class SelectorSet:
         any_tag = self.any_tag
         empty: frozenset[str] = frozenset()
         class_keys = by_class.keys()
-        walked = root.iter(etree.Element) if self.may_match(root) else ()
+        page_names = _PageNames(root, self._values)
+        tags = self._walked_tags(root, page_names)
+        walked = root.iter(etree.Element) if tags is None else root.iter(*tags) if tags else ()
         for el in walked:
             tag = el.tag
             pool = by_tag.get(tag) or []
@@ -616,8 +642,70 @@ class SelectorSet:
                     out.append((el, sel.text))
                     break
         for text in self.complex:
-            out.extend((el, text) for el in css(text)(root))
+            if page_names.hold(self.complex_names[text]):
+                out.extend((el, text) for el in css(text)(root))
         return out
+
+
+class _PageNames:
+    """The class names, ids and tested attribute values under one element, each listed by
+    lxml once, when first asked for (the checks of a selector set share them)."""
+
+    def __init__(self, root: etree._Element,
+                 queries: dict[str, etree.XPath | None]) -> None:
+        self._root = root
+        self._queries = queries
+        self._values: dict[str, list[str]] = {}
+        self._classes: frozenset[str] | None = None
+
+    def values(self, name: str) -> list[str]:
+        """The values of attribute ``name`` (it has a query: an unprefixed name)."""
+        values = self._values.get(name)
+        if values is None:
+            values = self._values[name] = self._queries[name](self._root)
+        return values
+
+    def ids(self) -> list[str]:
+        """The ids."""
+        return self.values("id")
+
+    def classes(self) -> frozenset[str]:
+        """The class names (each class value split on white space)."""
+        if self._classes is None:
+            self._classes = frozenset(" ".join(self.values("class")).split())
+        return self._classes
+
+    def hold(self, required: tuple[frozenset[str], frozenset[str]] | None) -> bool:
+        """Whether the page has every class name and id of ``required`` (None: nothing is
+        known to be required)."""
+        if required is None:
+            return True
+        classes, ids = required
+        return (not classes or classes <= self.classes()) \
+            and (not ids or ids <= frozenset(self.ids()))
+
+
+_COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+")
+_NOT_PLAIN = re.compile(r"[\[\]:()\"'\\,]")
+"""What makes a selector more than compounds of tag, class and id names and combinators."""
+
+
+def _required_names(selector: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The class names and ids that must be on a page for a selector with combinators to match
+    there (each compound of it matches some element), or None when it is not made of tag,
+    class and id compounds alone (an attribute test, a pseudo-class, a list)."""
+    if _NOT_PLAIN.search(selector):
+        return None
+    classes: set[str] = set()
+    ids: set[str] = set()
+    for part in _COMBINATOR.split(selector.strip()):
+        simple = parse_simple(part)
+        if simple is None:
+            return None
+        classes.update(simple.classes)
+        if simple.ident:
+            ids.add(simple.ident)
+    return frozenset(classes), frozenset(ids)
 
 
 _XPATH_NAME = re.compile(r"[A-Za-z_][\w.-]*\Z")
