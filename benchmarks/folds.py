@@ -169,6 +169,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "caption-row": ("crawler.extraction.media_captions", "_card_beside", lambda *a, **k: True),
     "caption-wrapper": ("crawler.extraction.media_captions", "_outer_wrapper",
                         lambda media: media),
+    "caption-sibling": ("crawler.extraction.media_captions", "caption_lines",
+                        lambda *a, **k: []),
     "link-button": ("crawler.extraction", "drop_link_buttons", lambda *a, **k: 0),
     "share-widget": ("crawler.extraction", "drop_share_widgets", lambda *a, **k: 0),
     "story-aside": ("crawler.extraction", "drop_story_asides", lambda *a, **k: 0),

@@ -61,6 +61,18 @@ CASES = [
     ("a picture box holding a heading is a section, not a caption",
      f"{STORY}<div class='s'><img src='/p/c.jpg' alt=''><h2>Les travaux</h2></div>{END}",
      ["Les travaux", "Fin de l'article"], []),
+    ("a caption and a credit standing right after a picture in a header with the title go "
+     "(caption-sibling: the picture has no box of its own)",
+     f"<div class='tete'><h2>Les quais rouvrent</h2><picture><source srcset='/p/h.webp'>"
+     f"<img src='/p/h.jpg' alt=''></picture><div class='legende'>Le quai nord, lundi matin, "
+     f"avant l'arrivée des bateaux.</div><div class='auteur'>Agence / Jean Martin</div></div>"
+     f"{STORY}{END}",
+     ["Les quais rouvrent", "Paragraphe 0", "Fin de l'article"],
+     ["Le quai nord, lundi matin", "Jean Martin"]),
+    ("a paragraph of the story's own tag right after a picture in its column stays (a lead "
+     "under the hero picture)",
+     f"<img src='/p/h.jpg' alt=''><p class='chapo'>Le port a rouvert lundi.</p>{STORY}{END}",
+     ["Le port a rouvert lundi.", "Paragraphe 0", "Fin de l'article"], []),
 ]
 
 

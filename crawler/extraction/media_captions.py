@@ -19,16 +19,22 @@ leaves alone:
   grid of cards reads as it stands; like boxes each between the story's paragraphs are the
   story's captioned pictures: a content management system wraps each element of the flow
   alike).
+
+A picture without a box of its own (its parent is the story's column, or a header holding the
+title) has its caption and credit as the lines right after it among its parent's children: a
+run of short blocks written in another tag than the story's paragraphs ("caption-sibling"),
+while a paragraph of the story's own tag (a lead under the hero picture) stays.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from lxml import etree
 
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, more_chars_than,
-                                              non_space_chars, text_blocks)
+                                              non_space_chars, remove_keeping_tail, text_blocks)
 from crawler.extraction.thresholds import Thresholds
 from crawler.extraction.tree_text import text_content
 
@@ -36,6 +42,8 @@ CAPTION_RULE = "media-caption"
 """The rule's name in the trace."""
 
 _MEDIA = ("img", "picture", "video")
+_CAPTION_LINES = frozenset({"p", "div", "span", "small", "em", "i", "figcaption"})
+"""The elements a caption or credit line standing beside its picture is written in."""
 _STRUCTURES = ("h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre", "blockquote")
 """A box holding one of these is a section, a table, a list or a quote (a pull quote beside
 its speaker's portrait) that happens to hold a picture."""
@@ -140,6 +148,80 @@ def _beside_prose(box: etree._Element, blocks: list[TextBlock], t: Thresholds) -
     return any(b is not None and is_prose(b, t) for b in (before, after))
 
 
+def _picture_element(media: etree._Element) -> etree._Element:
+    """What stands for a picture among its parent's children: the inline wrapper holding only
+    it (:func:`_outer_wrapper`), or the ``picture`` element around an ``img``."""
+    el = _outer_wrapper(media)
+    if el.tag == "img" and el.getparent() is not None and el.getparent().tag == "picture":
+        el = el.getparent()
+    return el
+
+
+def _in_long_parent(media: etree._Element, long_parents: dict[etree._Element, bool],
+                    t: Thresholds) -> bool:
+    """Whether a picture has no box of its own: its parent holds more than a caption's length
+    (``caption_max_chars``: the story's column) or a heading, a list, a table or a quote (a
+    story's header with its title), so a caption beside it is one of the parent's lines. Each
+    parent is measured once (``long_parents``: the answers so far; a page of thousands of
+    pictures in one column reads the column once)."""
+    parent = _picture_element(media).getparent()
+    if parent is None:
+        return False
+    if parent not in long_parents:
+        long_parents[parent] = more_chars_than(text_content(parent), t.caption_max_chars) \
+            or next(parent.iter(*_STRUCTURES), None) is not None
+    return long_parents[parent]
+
+
+def _story_kinds(blocks: list[TextBlock], t: Thresholds) -> set[str]:
+    """The tags the story's paragraphs are written in: those of at least
+    ``caption_story_kind_blocks`` prose blocks of the container (a caption long enough to read
+    as prose is one block of its tag). Tags, not classes: one story's paragraphs carry
+    different classes (a lead, a paragraph after an advertisement)."""
+    kinds = Counter(b.element.tag for b in blocks if is_prose(b, t))
+    return {kind for kind, count in kinds.items() if count >= t.caption_story_kind_blocks}
+
+
+def caption_lines(media: etree._Element, story_kinds: set[str],
+                  t: Thresholds) -> list[etree._Element]:
+    """The caption and credit lines standing right after a picture that has no box of its own
+    (:func:`_in_long_parent`: the story's column, a header with the title): the run of sibling
+    blocks after the picture, line breaks aside, of at most ``caption_max_chars`` together,
+    none of them written in a tag the story's paragraphs are written in, none holding a
+    picture, a heading, a list, a table or a quote, none mostly links, with no loose text
+    between them ("caption-sibling" in the ablation).
+    A paragraph of the story's own tag right after the picture (a lead under a hero picture)
+    ends the run and stays."""
+    el = _picture_element(media)
+    run: list[etree._Element] = []
+    total = 0
+    if (el.tail or "").strip():
+        return run
+    for steps, sib in enumerate(el.itersiblings()):
+        if steps >= t.caption_max_breaks + t.caption_max_chars:
+            break  # every line holds a character: this is no caption's run of lines
+        if not isinstance(sib.tag, str):
+            if (sib.tail or "").strip():
+                break
+            continue
+        if sib.tag == "br":
+            if (sib.tail or "").strip():
+                break
+            continue
+        if sib.tag not in _CAPTION_LINES or sib.tag in story_kinds \
+                or next(sib.iter(*_MEDIA, *_STRUCTURES), None) is not None:
+            break
+        chars = non_space_chars(text_content(sib))
+        links = sum(non_space_chars(text_content(a)) for a in sib.iter("a"))
+        total += chars
+        if not chars or total > t.caption_max_chars or links > t.tail_link_share * chars:
+            break
+        run.append(sib)
+        if (sib.tail or "").strip():
+            break
+    return run
+
+
 def _strip_text(box: etree._Element) -> None:
     """Remove every text of a box but its pictures (and the wrappers that hold them)."""
     keep: set[etree._Element] = set()
@@ -178,6 +260,9 @@ def drop_media_captions(container: etree._Element, t: Thresholds,
     if not holds_story(container, t, blocks):
         return 0
     boxes: list[etree._Element] = []
+    lines: list[etree._Element] = []
+    story_kinds = _story_kinds(blocks, t)
+    long_parents: dict[etree._Element, bool] = {}
     for media in list(container.iter(*_MEDIA)):
         if media.tag == "img" and media.getparent() is not None \
                 and media.getparent().tag == "picture":
@@ -187,9 +272,15 @@ def drop_media_captions(container: etree._Element, t: Thresholds,
         box = _caption_box(media, container, t)
         if box is not None and _beside_prose(box, blocks, t):
             boxes.append(box)
-    texts = [" ".join(text_content(b).split())[:60] for b in boxes]
+        elif box is None and _in_long_parent(media, long_parents, t):
+            lines += caption_lines(media, story_kinds, t)
+    texts = [" ".join(text_content(b).split())[:60] for b in boxes + lines]
     for box in boxes:
         _strip_text(box)
+    for line in lines:
+        if line.getparent() is not None:
+            remove_keeping_tail(line)
+    boxes += lines
     if trace is not None and boxes:
         trace.append({"step": "clean", "action": "removed", "rule": CAPTION_RULE,
                       "why": "short text sharing a picture's box (a caption or a credit)",

@@ -630,6 +630,18 @@ class Thresholds:
     caption_max_media: int = 2
     """A box with more pictures than this is a gallery or a grid of cards, read as it stands
     (two: a picture and its lazy-loading copy)."""
+    caption_max_breaks: int = 4
+    """Line breaks (and comments) read past, besides the lines themselves, between a picture
+    without a box of its own and the caption lines after it ("caption-sibling"). Structural: a
+    blank line or two is two breaks; a run of thousands of breaks after every picture of a
+    hostile page is not read once per picture."""
+    caption_story_kind_blocks: int = 2
+    """A tag is the one the story's paragraphs are written in when at least this many of the
+    container's prose blocks are of it; a line of another tag right after a picture without a
+    box of its own is its caption or credit ("caption-sibling"). Structural: a story has
+    paragraphs, a caption long enough to read as prose stands alone of its tag. Tags, not tag
+    and class: with classes, a story paragraph of a class of its own under a picture (a
+    development body page) went as a caption."""
     caption_card_items: int = 3
     """A picture's box that is one of at least this many siblings of its tag and class with
     pictures, one of them right beside it, is a card of a grid (a team, a gallery), whose text
