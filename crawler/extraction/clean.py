@@ -945,27 +945,33 @@ def trailing_headings(container: etree._Element) -> list[etree._Element]:
     """The headings standing after the container's last text (and picture or table), when it
     holds text before them: titles whose section is gone (a rail's heading whose cards a
     script fills, a comment form's heading over the fields cleaning stripped). A heading's own
-    text is not text after it. One walk over the container."""
+    text is not text after it. Read from the container's end back to its last text: most
+    containers end with text, so few elements are read."""
     trailing: list[etree._Element] = []
-    seen_text = False
-    heading: etree._Element | None = None  # the heading being read
-    for action, el in etree.iterwalk(container, events=("start", "end")):
-        if action == "start":
-            if heading is not None or not isinstance(el.tag, str):
-                continue
-            if el.tag in HEADING_TAGS:
-                trailing.append(el)
-                heading = el
-            elif el.tag in _CONTENT_MARKS or (el.text and el.text.strip()):
-                trailing, seen_text = [], True
-            continue
-        if el is heading:
-            heading = None
-        elif heading is not None:
-            continue
-        if el is not container and el.tail and el.tail.strip():
-            trailing, seen_text = [], True
-    return trailing if seen_text else []
+    if container.tag in HEADING_TAGS or not _text_from_end(container, trailing, True):
+        return []  # no text at all (a heading's own text is not text after it)
+    trailing.reverse()
+    return trailing
+
+
+def _text_from_end(node: etree._Element, headings: list[etree._Element],
+                   is_container: bool = False) -> bool:
+    """Read an element (not inside a heading) from its end back (its tail, its children last
+    first, its own text): whether it reaches text, a picture or a table; each heading passed
+    before then is added to ``headings`` (and not read inside). Comments and processing
+    instructions, with their tails, are not read (the parser drops them)."""
+    tag = node.tag
+    if not isinstance(tag, str):
+        return False
+    if not is_container and node.tail and node.tail.strip():
+        return True
+    if tag in HEADING_TAGS:
+        headings.append(node)
+        return False
+    for child in reversed(node):
+        if _text_from_end(child, headings):
+            return True
+    return tag in _CONTENT_MARKS or bool(node.text and node.text.strip())
 
 
 def drop_trailing_headings(container: etree._Element, trace: list[dict[str, Any]] | None,
