@@ -30,6 +30,7 @@ def test_same_matches_as_the_case_insensitive_regex(source: str, fast: bool) -> 
     for value in VALUES:
         got, want = pattern.search(value), reference.search(value)
         assert (got is None) == (want is None), value
+        assert pattern.found(value) is (want is not None), value
         if want is not None:
             assert got.group(0) == want.group(0) and got.span() == want.span(), value
 
@@ -46,5 +47,6 @@ def test_rule_patterns_use_the_fast_test_and_agree() -> None:
         for value in VALUES + ["entry-content", "Article-Body", "Comment-List", "ad-slot"]:
             got, want = pattern.search(value), reference.search(value)
             assert (got is None) == (want is None)
+            assert pattern.found(value) is (want is not None)
             if want is not None:
                 assert got.group(0) == want.group(0)

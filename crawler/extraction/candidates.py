@@ -219,7 +219,7 @@ def pattern_candidates(tree: etree._Element, stats: StatsMap,
                 continue
             hit = named.get(value)
             if hit is None:
-                hit = named[value] = content_name.search(value) is not None
+                hit = named[value] = content_name.found(value)
             if hit:
                 if not _in_frame(el, cleaning.chrome):  # a "prose" policy text in a footer modal is not content
                     found.append((st.chars, el, f"{attr}={value[:60]!r}"))
@@ -663,7 +663,7 @@ def product_description(cand: Candidate, stats: StatsMap, scores: Mapping[etree.
         if el is cand.element or not isinstance(el.tag, str) or el not in stats:
             continue
         names = " ".join(filter(None, (el.get("class"), el.get("id"))))
-        if not names or not names_pattern.search(names):
+        if not names or not names_pattern.found(names):
             continue
         good = stats[el].good
         if good >= t.min_description_share * st.good and (best is None or good > best[0]):

@@ -320,7 +320,7 @@ def _block_names(el: etree._Element, cleaning: CleaningRules) -> list[str]:
     ident = (el.get("id") or "").strip().lower()
     if "." in ident:  # an anchor named after code (click.echo_via_pager), not a block name
         tokens = [t for t in tokens if t != ident]
-    return [t for t in tokens if state is None or not state.search(t)]
+    return [t for t in tokens if state is None or not state.found(t)]
 
 
 def _name_verdict(el: etree._Element, cleaning: CleaningRules,
@@ -346,7 +346,7 @@ def _name_verdict(el: etree._Element, cleaning: CleaningRules,
 def _spared(names: str, keep: NamePattern | None, exempt: NamePattern | None) -> bool:
     """Whether an element's names spare it from a boilerplate name: a keep name, or the names
     of a discussion's posts (``exempt``)."""
-    return any(p is not None and p.search(names) for p in (keep, exempt))
+    return any(p is not None and p.found(names) for p in (keep, exempt))
 
 
 def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stats],
@@ -368,10 +368,10 @@ def discount_named_blocks(root: etree._Element, stats: dict[etree._Element, Stat
                 or el.tag in KEEP_TAGS:
             continue
         raw = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if not pattern.search(raw):  # most blocks: no need to drop the state names
+        if not pattern.found(raw):  # most blocks: no need to drop the state names
             continue
         names = " ".join(_block_names(el, cleaning))
-        if names and pattern.search(names) and not _spared(names, keep, exempt):
+        if names and pattern.found(names) and not _spared(names, keep, exempt):
             named.append(el)
     named_set = set(named)
     count = 0
@@ -631,7 +631,7 @@ def _declared_asides(container: etree._Element,
         kinds = [kind.rstrip("/").rsplit("/", 1)[-1]
                  for kind in (item.get("itemtype") or "").split()]
         kinds += (item.get("itemprop") or "").split()
-        if any(pattern.search(kind) for kind in kinds):
+        if any(pattern.found(kind) for kind in kinds):
             found.append(item)
     return found
 
@@ -931,7 +931,7 @@ def _collapsed_content(el: etree._Element, cleaning: CleaningRules) -> bool:
     if pattern is None:
         return False
     names = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"))))
-    return bool(names) and pattern.search(names) is not None
+    return bool(names) and pattern.found(names)
 
 
 TRAILING_HEADING_RULE = "trailing-heading"

@@ -103,10 +103,10 @@ def find_comment_sections(body: etree._Element, cleaning: CleaningRules,
 def _names_section(value: str, pattern: NamePattern, state: NamePattern | None) -> bool:
     """Whether a class or id value names a comment section once its state names are left out
     (``has-comments`` is a state of the page, not a section)."""
-    if not pattern.search(value):
+    if not pattern.found(value):
         return False
-    names = " ".join(t for t in value.lower().split() if state is None or not state.search(t))
-    return bool(names) and bool(pattern.search(names))
+    names = " ".join(t for t in value.lower().split() if state is None or not state.found(t))
+    return bool(names) and pattern.found(names)
 
 
 def _prose_outside(body: etree._Element, sections: list[etree._Element], t: Thresholds) -> int:

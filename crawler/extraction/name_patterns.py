@@ -8,7 +8,9 @@ three to four times cheaper (measured on the class and id values of the developm
 Both give the same answer when the value is ASCII and the pattern is ASCII without capitals or
 flag groups (case folding of ASCII is plain lower-casing); other values, and other patterns, are
 searched with the case-insensitive pattern alone. A hit is always returned by the
-case-insensitive pattern, so what it reports (the name as the page spells it) does not change.
+case-insensitive pattern, so what it reports (the name as the page spells it) does not change;
+a rule asking only whether a name matches (:meth:`NamePattern.found`) takes the lower-cased
+search's answer either way.
 """
 
 from __future__ import annotations
@@ -42,6 +44,16 @@ class NamePattern:
         if lowered is not None and text.isascii() and lowered.search(text.lower()) is None:
             return None
         return self.regex.search(text)
+
+    def found(self, text: str) -> bool:
+        """Whether the pattern matches somewhere in ``text`` (``search`` finds a match). On
+        ASCII text the lower-cased search answers alone, also when it finds one: the rules that
+        only ask whether a name matches (most of them) need no second search for the match the
+        page spells."""
+        lowered = self._lowered
+        if lowered is not None and text.isascii():
+            return lowered.search(text.lower()) is not None
+        return self.regex.search(text) is not None
 
     def __repr__(self) -> str:
         return f"NamePattern({self.regex.pattern!r})"

@@ -160,9 +160,9 @@ def class_weight(el: etree._Element, t: Thresholds, cleaning: CleaningRules) -> 
     for value in (el.get("class"), el.get("id")):
         if not value:
             continue
-        if negative is not None and negative.search(value):
+        if negative is not None and negative.found(value):
             weight -= t.class_name_weight
-        if positive is not None and positive.search(value):
+        if positive is not None and positive.found(value):
             weight += t.class_name_weight
     return weight
 
