@@ -46,10 +46,12 @@ The rendered response holds the DOM chromium made of the page, never the server'
 empty body becomes an empty ``<html>`` document, a PDF served as ``text/html`` a page of its
 bytes as text. So every render also keeps the body of its navigation's answer (the page's
 document, after redirects) in the request's meta (``SERVER_BODY_META``), read from the browser
-within the render's time limit and only up to ``DOWNLOAD_MAXSIZE``, for the body checks to judge
-as they judge a plain download. An answer with a header line longer than a plain download's
-HTTP client reads (which hangs up on it) fails as that download does: a network error, retried
-(``render/failed/header_line_too_long``).
+within the render's time limit, for the body checks to judge as they judge a plain download. A
+document answer that announces or sends more than ``DOWNLOAD_MAXSIZE`` bytes stops the render as
+it arrives (``render_body_limit.DocumentBodyWatch``) and fails as a plain download over the limit
+(``DownloadCancelledError``, ``render/too_large``): it is never stored, nor read back. An
+answer with a header line longer than a plain download's HTTP client reads (which hangs up on
+it) fails as that download does: a network error, retried (``render/failed/header_line_too_long``).
 """
 
 from __future__ import annotations
@@ -65,10 +67,12 @@ from playwright.async_api import Response as PlaywrightResponse
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
+from scrapy.exceptions import DownloadCancelledError
 from scrapy.http import Response
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from twisted.web._newclient import HTTPClientParser
 
+from crawler.render_body_limit import DocumentBodyWatch
 from crawler.rendering import SERVER_BODY_META
 
 logger = logging.getLogger(__name__)
@@ -242,6 +246,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self._stall_s = 0.0
         #: Timed-out renders rendered again alone at once, each in its own context (renderer).
         self._alone_slots = asyncio.Semaphore(self.config.max_pages_per_context)
+        #: The DevTools session of each page being rendered alone.
+        self._alone_sessions: dict[Page, CDPSession] = {}
         #: Bytes of the server's body a render reads back from the browser (0: no limit), and
         #: the seconds reading it may take where no render's time limit bounds it.
         self._max_body_bytes = crawler.settings.getint("DOWNLOAD_MAXSIZE")
@@ -317,13 +323,45 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         limits: fail one with a header line longer than its client reads, and keep the
         server's body (``SERVER_BODY_META``) for the body checks."""
         request.meta.pop(SERVER_BODY_META, None)  # a body of an earlier attempt
-        response, download = await super()._get_response_and_download(request, page, spider)
+        response, download = await self._navigate_within_size(request, page, spider)
         if isinstance(response, PlaywrightResponse):
             await self._refuse_long_header_line(request, response)
             body = await self._server_body(request, response)
             if body is not None:
                 request.meta[SERVER_BODY_META] = body
         return response, download
+
+    async def _navigate_within_size(self, request: Request, page: Page,
+                                    spider: Spider) -> tuple[Any, Any]:
+        """The parent's navigation, stopped as soon as the page's document answer announces or
+        has sent more than DOWNLOAD_MAXSIZE bytes: the request then fails as a plain download
+        over the limit does (``DownloadCancelledError``, not retried), and the caller closes
+        the page, which ends the load in the browser. Pages rendered in the pool or alone are
+        watched through the DevTools session opened with them; a page scrapy-playwright opens
+        (a request naming a context) is held to the limit once loaded (``_server_body``)."""
+        navigation = super()._get_response_and_download(request, page, spider)
+        session = self._alone_sessions.get(page) or (
+            self._page_pool.sessions.get(page) if self._page_pool is not None else None)
+        if not self._max_body_bytes or session is None:
+            return await navigation
+        watch = DocumentBodyWatch(session, self._max_body_bytes)
+        try:
+            await watch.start()
+            task = asyncio.ensure_future(navigation)
+            waiter = asyncio.ensure_future(watch.exceeded.wait())
+            try:
+                await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                waiter.cancel()
+                if not task.done():  # over the limit, or this render cancelled (its time limit)
+                    task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+            if watch.exceeded.is_set():
+                self.stats.inc_value("render/too_large")
+                raise DownloadCancelledError(watch.reason())
+            return task.result()
+        finally:
+            watch.stop()
 
     async def _refuse_long_header_line(self, request: Request,
                                        response: PlaywrightResponse) -> None:
@@ -339,26 +377,32 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                            f"longer than the {HEADER_LINE_LIMIT} a plain download reads)")
 
     async def _server_body(self, request: Request, response: PlaywrightResponse) -> bytes | None:
-        """The body the server sent for the page, as the browser received it; None when it
-        is larger than DOWNLOAD_MAXSIZE or the browser no longer has it (the body checks then
-        see the rendered DOM). Waits for the body's end, so a navigation that returned before
-        it (``wait_until=commit``) is bounded by the render's time limit, or DOWNLOAD_TIMEOUT
-        for a spider without a render configuration."""
+        """The body the server sent for the page, as the browser received it; None when the
+        browser no longer has it (the body checks then see the rendered DOM). A body larger
+        than DOWNLOAD_MAXSIZE (one the navigation's watch did not stop) fails the request as a
+        plain download over the limit, before it is read. Waits for the body's end, so a
+        navigation that returned before it (``wait_until=commit``) is bounded by the render's
+        time limit, or DOWNLOAD_TIMEOUT for a spider without a render configuration."""
         try:
             sizes = await asyncio.wait_for(response.request.sizes(),
                                            self._render_deadline_s or self._body_read_s)
-            if self._max_body_bytes and sizes["responseBodySize"] > self._max_body_bytes:
-                logger.debug("Rendering %s: the server's body (%d bytes) is larger than "
-                             "DOWNLOAD_MAXSIZE, not read back", request.url,
-                             sizes["responseBodySize"])
-                return None
+            size = sizes["responseBodySize"]
+            if self._max_body_bytes and size > self._max_body_bytes:
+                self.stats.inc_value("render/too_large")
+                raise DownloadCancelledError(f"the answer's body of {size} bytes is larger "
+                                             f"than DOWNLOAD_MAXSIZE ({self._max_body_bytes} "
+                                             f"bytes): not stored")
             body = await response.body()
         except (PlaywrightError, asyncio.TimeoutError) as exc:
             logger.debug("Rendering %s: the server's body could not be read back: %s",
                          request.url, exc)
             return None
         if self._max_body_bytes and len(body) > self._max_body_bytes:
-            return None  # a small encoded body that decoded past the limit
+            # a small encoded body that decoded past the limit
+            self.stats.inc_value("render/too_large")
+            raise DownloadCancelledError(f"the answer's body decodes to {len(body)} bytes, more "
+                                         f"than DOWNLOAD_MAXSIZE ({self._max_body_bytes} bytes): "
+                                         f"not stored")
         return body
 
     def _make_pool(self) -> PagePool | None:
@@ -441,9 +485,11 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         async with self._alone_slots:
             await self._maybe_launch_browser()
             context = await self.browser.new_context()
+            page: Page | None = None
             try:
                 page = await context.new_page()
                 session = await context.new_cdp_session(page)
+                self._alone_sessions[page] = session
                 meta["playwright_page"] = page
                 meta["playwright_include_page"] = True
                 try:
@@ -472,6 +518,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
             finally:
                 meta.pop("playwright_page", None)
                 meta.pop("playwright_include_page", None)
+                if page is not None:
+                    self._alone_sessions.pop(page, None)
                 try:
                     await context.close()
                 except Exception as exc:  # the browser may be gone; the context with it

@@ -420,3 +420,38 @@ def test_rendering_judges_the_servers_answer_not_the_dom(starts: list[str], code
     assert (f"Start URL {server.base}/bad-answer/long-header could not be fetched: the answer "
             "could not be read (a header line of 200008 bytes, longer than the 16384 a plain "
             "download reads)") in result.log
+
+
+def test_a_rendered_answer_over_download_maxsize_is_dropped_as_a_plain_download(
+        tmp_path: Path, chromium_path: str) -> None:
+    """With every page rendered, an answer over DOWNLOAD_MAXSIZE was read by chromium whole:
+    one just over the limit was stored as its DOM without a word, and 50 MB took the render's
+    time limit twice. Now the render stops as the answer announces or passes the limit, and the
+    page fails as a plain download over the limit does; a page under the limit is stored."""
+    limit = 1 << 20
+    over = {"/huge/length": f"the answer announces {50 << 20} bytes, more than "
+                            f"DOWNLOAD_MAXSIZE ({limit} bytes): not rendered",
+            "/huge/chunked?bytes=1500000": f"the answer passed DOWNLOAD_MAXSIZE ({limit} bytes): "
+                                           "rendering stopped after "}
+    kept = {"/huge/chunked?bytes=600000", "/ok/1"}
+    server = HostileServer().start()
+    try:
+        result = run_crawl(",".join(server.base + p for p in [*over, *sorted(kept)]), tmp_path,
+                           spider_args={"render": "always", "sitemaps": "false",
+                                        "follow_links": "false"},
+                           settings={"DOWNLOAD_MAXSIZE": limit, "QUALITY_GATE_MIN_SCORE": 0})
+        attempts = {path: len(server.hits(path)) for path in over}
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    assert {url.removeprefix(server.base) for url in result.urls()} == kept, result.log[-3000:]
+    assert all(item["rendered"] is True for item in result.items)
+    assert result.stats["errors/DownloadCancelledError"] == 2  # as a plain download's
+    assert result.stats["render/too_large"] == 2
+    assert "errors/RenderTimeout" not in result.stats, result.log[-3000:]
+    for path, reason in over.items():
+        lines = [line for line in result.log.splitlines() if server.base + path in line
+                 and (" WARNING: " in line or " ERROR: " in line)]
+        assert len(lines) == 1 and reason in lines[0], lines  # one line, the reason in it
+    assert attempts == {path: 1 for path in over}  # not retried
+    assert "Traceback" not in result.log

@@ -507,18 +507,20 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.close_connection = True
 
     def huge(self, rest: str, query: dict, count: int) -> None:
-        """50 MB of HTML, generated while sent; ``/huge/chunked`` has no Content-Length."""
+        """50 MB of HTML (``?bytes=N``: N bytes), generated while sent; ``/huge/chunked`` has no
+        Content-Length."""
+        size = int((query.get("bytes") or [str(HUGE_BODY_SIZE)])[0])
         self.send_response(200)
         self.send_header("Content-Type", "text/html")
         if rest != "chunked":
-            self.send_header("Content-Length", str(HUGE_BODY_SIZE))
+            self.send_header("Content-Length", str(size))
         self.end_headers()
         unit = (b"<p>" + pages.FILLER.encode() + b"</p>\n")
         block = (unit * (CHUNK // len(unit) + 1))[:CHUNK]
         self.wfile.write(b"<html><body>")
         sent = 12
-        while sent < HUGE_BODY_SIZE and not self.server.stopping.is_set():
-            piece = block[:HUGE_BODY_SIZE - sent]
+        while sent < size and not self.server.stopping.is_set():
+            piece = block[:size - sent]
             self.wfile.write(piece)
             sent += len(piece)
 
