@@ -69,6 +69,14 @@ CASES = [
      f"{STORY}{END}",
      ["Les quais rouvrent", "Paragraphe 0", "Fin de l'article"],
      ["Le quai nord, lundi matin", "Jean Martin"]),
+    ("a dateline in italics right after a picture at a paragraph's start is a word of its "
+     "sentence",
+     f"{STORY}<p><img src='/p/d.jpg' alt=''> <em>Brest.</em> Le port a rouvert lundi "
+     f"après trois semaines de travaux sur les quais et la digue; les pêcheurs, qui attendaient "
+     f"depuis l'aube, ont salué l'arrivée des premiers bateaux, et la capitainerie a annoncé "
+     f"que le marché du quai reprendra dès samedi prochain, avec les producteurs de la côte et "
+     f"des environs.</p>{END}",
+     ["Brest.", "Le port a rouvert lundi", "Fin de l'article"], []),
     ("a paragraph of the story's own tag right after a picture in its column stays (a lead "
      "under the hero picture)",
      f"<img src='/p/h.jpg' alt=''><p class='chapo'>Le port a rouvert lundi.</p>{STORY}{END}",

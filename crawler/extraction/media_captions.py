@@ -189,9 +189,9 @@ def caption_lines(media: etree._Element, story_kinds: set[str],
     blocks after the picture, line breaks aside, of at most ``caption_max_chars`` together,
     none of them written in a tag the story's paragraphs are written in, none holding a
     picture, a heading, a list, a table or a quote, none mostly links, with no loose text
-    between them ("caption-sibling" in the ablation).
-    A paragraph of the story's own tag right after the picture (a lead under a hero picture)
-    ends the run and stays."""
+    between or after them (a dateline in italics after a picture at a paragraph's start is a
+    word of its sentence; "caption-sibling" in the ablation). A paragraph of the story's own
+    tag right after the picture (a lead under a hero picture) ends the run and stays."""
     el = _picture_element(media)
     run: list[etree._Element] = []
     total = 0
@@ -211,14 +211,14 @@ def caption_lines(media: etree._Element, story_kinds: set[str],
         if sib.tag not in _CAPTION_LINES or sib.tag in story_kinds \
                 or next(sib.iter(*_MEDIA, *_STRUCTURES), None) is not None:
             break
+        if (sib.tail or "").strip():
+            break  # text runs on after it: a word of a sentence (a dateline), not a line
         chars = non_space_chars(text_content(sib))
         links = sum(non_space_chars(text_content(a)) for a in sib.iter("a"))
         total += chars
         if not chars or total > t.caption_max_chars or links > t.tail_link_share * chars:
             break
         run.append(sib)
-        if (sib.tail or "").strip():
-            break
     return run
 
 
