@@ -353,3 +353,14 @@ def test_crawl_process_relaxes_garbage_collection_after_start_up(
     assert result.stats.get("gc/young_threshold") == expected
     assert (result.stats.get("gc/frozen_objects", 0) > 10_000) == (expected is not None)
     assert result.urls() == [server.url("/")]
+
+
+def test_robots_txt_is_fetched_once_for_its_rules_and_its_sitemaps(behaviours_crawl) -> None:
+    """The robots.txt middleware fetches a host's robots.txt for its rules; the spider reads
+    the same answer for its ``Sitemap:`` lines instead of fetching it again."""
+    result, server = behaviours_crawl
+    assert server.request_counts()["/robots.txt"] == 1, server.request_counts()
+    assert result.stats["robotstxt/request_count"] == 1
+    assert result.stats["sitemaps/from_robots"] == 1  # its Sitemap: line still followed
+    assert "/only-in-sitemap-index.html" in stored_paths(result, server.origin)
+    assert "/private/secret.html" not in server.request_counts()  # and its rules obeyed

@@ -19,6 +19,11 @@ applies) of a robots.txt are read, up to the last whole line: the rules are pars
 reactor thread and every request is checked against all of them, so a robots.txt of hundreds of
 thousands of rules would slow every request of the crawl (``robotstxt/truncated``).
 
+The spider reads each start host's robots.txt for its ``Sitemap:`` lines too. That request,
+marked with ``REUSE_ROBOTS_META``, is answered with the copy this middleware fetched for the
+rules (its status, headers and ``Sitemap:`` lines; the rules are not kept twice) instead of
+being downloaded a second time (``robotstxt/reused``).
+
 A robots.txt saved as UTF-16 (with its byte-order mark, or without one: every second byte of its
 ASCII rules is then NUL) is read as the text it is: the parser reads UTF-8 only, found no rule
 in it and allowed everything (``robotstxt/utf16``). RFC 9309 asks for UTF-8; the file's owner
@@ -30,7 +35,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from scrapy import Request
+from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
@@ -46,6 +51,8 @@ from crawler.startup import read_number, read_or_refuse
 
 logger = logging.getLogger(__name__)
 
+#: Meta key of a request for a host's robots.txt to answer with the copy fetched for its rules.
+REUSE_ROBOTS_META = "reuse_robotstxt"
 #: What an unreadable robots.txt is taken to say.
 DISALLOW_ALL = b"User-agent: *\nDisallow: /\n"
 #: UTF-16 byte-order marks and the codec each names.
@@ -68,6 +75,12 @@ def utf16_codec(body: bytes) -> str | None:
     if not any(head[0::2]):
         return "utf-16-be"
     return None
+
+
+def sitemap_lines(body: bytes) -> bytes:
+    """The ``Sitemap:`` lines of a robots.txt (all its spider reads), one per line."""
+    return b"\n".join(line.strip() for line in body.splitlines()
+                      if line.lstrip()[:8].lower() == b"sitemap:")
 
 
 #: Statuses of a robots.txt answer that say "cannot be read now", not "there is none".
@@ -99,6 +112,24 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
     def __init__(self, crawler: Crawler) -> None:
         self.config = read_or_refuse(crawler, RobotsConfig.from_settings)
         super().__init__(crawler)
+        #: The answer each host's robots.txt gave, with its Sitemap: lines for a body, until a
+        #: request marked REUSE_ROBOTS_META takes it.
+        self._answers: dict[str, Response] = {}
+
+    async def process_request(self, request: Request,
+                              spider: Spider | None = None) -> Response | None:
+        """Obey the host's rules; a request for its robots.txt marked ``REUSE_ROBOTS_META`` is
+        answered with the copy fetched for those rules, when there is one (once)."""
+        await super().process_request(request)
+        if not request.meta.get(REUSE_ROBOTS_META):
+            return None
+        url = urlparse_cached(request)
+        answer = self._answers.get(url.netloc)
+        if answer is None or url.path != "/robots.txt":
+            return None
+        del self._answers[url.netloc]
+        self._stats.inc_value("robotstxt/reused")
+        return answer.replace(request=request)
 
     async def robot_parser(self, request: Request) -> RobotParser | None:
         """The rules of the request's host, fetching its robots.txt once (bounded in time and
@@ -131,7 +162,8 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
         return None if isinstance(parser, Deferred) else parser
 
     async def _parse_robots(self, response: Response, netloc: str, request: Request) -> None:
-        """Parse the answer; a server error, or a body cut short, disallows the host."""
+        """Parse the answer (kept, reduced to its Sitemap: lines, for the spider's request of
+        it); a server error, or a body cut short, disallows the host."""
         if response.status in UNREADABLE_STATUSES:
             return self._disallow_all(netloc, f"HTTP {response.status}")
         if "download_stopped" in response.flags or "dataloss" in response.flags:
@@ -143,6 +175,7 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
             logger.info("robots.txt of %s is written in UTF-16 (%s): read as such", netloc,
                         codec)
             response = response.replace(body=text.encode("utf-8"))
+        self._answers[netloc] = response.replace(body=sitemap_lines(response.body))
         limit = self.config.max_size
         if limit and len(response.body) > limit:
             kept = response.body[:limit]

@@ -49,6 +49,7 @@ from crawler.fingerprint import CANONICAL_URL_META
 from crawler.items import PageItem
 from crawler.links import PageLinks, scan_links
 from crawler.middlewares.recrawl import META_LASTMOD, META_UNCHANGED, REFRESH_MODES
+from crawler.middlewares.robots import REUSE_ROBOTS_META
 from crawler.middlewares.traps import strip_session_ids
 from crawler.rendering import (RENDER_MODES, RenderConfig, ShellVerdict, find_browser,
                                launch_options, looks_like_js_shell)
@@ -380,9 +381,11 @@ class DomainSpider(Spider):
 
     def _sitemap_discovery(self, origin: str) -> Iterator[Request]:
         """The requests that find a host's sitemaps: its robots.txt (read for ``Sitemap:``
-        lines) and its /sitemap.xml."""
+        lines; answered with the copy the robots.txt middleware fetched for the host's rules,
+        not fetched again) and its /sitemap.xml."""
         yield Request(urljoin(origin, "/robots.txt"), callback=self.parse_robots,
-                      errback=self.on_auxiliary_error, meta={"crawl_role": ROLE_ROBOTS})
+                      errback=self.on_auxiliary_error,
+                      meta={"crawl_role": ROLE_ROBOTS, REUSE_ROBOTS_META: True})
         sitemap = self._sitemap_request(urljoin(origin, "/sitemap.xml"), depth=0)
         if sitemap is not None:
             yield sitemap
