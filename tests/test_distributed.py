@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import sqlite3
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO_ROOT, CrawlResult, crawl_command, read_crawl, run_crawl
+from tests.hostile.server import HostileServer
 from tests.linked_site import build_linked_site
 from tests.ports import closed_port
 from tests.redis_server import RedisServer, redis_server_binary
@@ -203,3 +205,50 @@ def test_a_url_seen_by_one_worker_is_seen_by_every_worker_under_any_spelling(
     assert workers[1].request_seen(Request(second)) is True
     assert workers[1].request_seen(Request("http://site.example/other")) is False
     assert redis_server.client().scard("domain:dupefilter") == 2
+
+
+@needs_redis
+def test_a_scope_widened_by_one_worker_is_learnt_by_the_others(
+        tmp_path: Path, redis_server: RedisServer) -> None:
+    """The start URL is redirected to the site's other name (``www.``): the worker that follows
+    it widens the crawl's scope and queues that name's pages. A worker that then takes them
+    from the shared queue dropped them as off-site (and, marked seen, nobody fetched them); it
+    now reads the widened scope from Redis and crawls them. The first worker stops after its
+    first page (one request at a time, slowly), so the second finds the others queued."""
+    server = HostileServer().start()
+    server.sitemap_paths = []
+    start = "http://hostile.test/canonical-host/www/"
+    home = "http://www.hostile.test/canonical-host/www/"
+    env = {"http_proxy": server.base, "no_proxy": "", "NO_PROXY": ""}
+    shared = {"REDIS_URL": redis_server.url, "REDIS_IDLE_TIMEOUT": IDLE_TIMEOUT,
+              "AUTOTHROTTLE_ENABLED": False}
+    try:
+        first = run_crawl(start, tmp_path, env=env, feed_name="items-1.jsonl",
+                          db_name="shard-1.db",
+                          spider_args={"render": "never", "sitemaps": "false", "max_pages": "1"},
+                          settings={**shared, "CONCURRENT_REQUESTS": 1, "DOWNLOAD_DELAY": 3})
+        queued = set(queued_urls(redis_server))
+        second = run_crawl(start, tmp_path, env=env, feed_name="items-2.jsonl",
+                           db_name="shard-2.db",
+                           spider_args={"render": "never", "sitemaps": "false"},
+                           settings=shared)
+    finally:
+        server.stop()
+    assert first.returncode == second.returncode == 0, (first.log[-2000:], second.log[-2000:])
+    assert first.stats["crawl/scope_widened"] == 1
+    assert [r["url"] for r in first.rows("url")] == [home]
+    left = {home + "a", home + "b"} & queued  # what the first worker left in the queue
+    assert left, queued
+    # what must stay: every page of the other name left queued, crawled by the second worker
+    assert {r["url"] for r in second.rows("url")} >= left
+    assert second.stats["crawl/scope_learnt"] == 1
+    assert "offsite/filtered" not in second.stats, second.stats
+    assert "crawl/scope_widened" not in second.stats  # the start URL was the first's
+    assert second.log.count("the same site under its other name") == 1
+    assert redis_server.client().smembers("domain:scope") == {b"hostile.test www.hostile.test"}
+
+
+def queued_urls(redis_server: RedisServer) -> list[str]:
+    """The URLs of the requests waiting in the shared queue (scrapy-redis's pickled dicts)."""
+    client = redis_server.client()
+    return [pickle.loads(raw)["url"] for raw in client.zrange("domain:requests", 0, -1)]

@@ -2,7 +2,8 @@
 
 Workers keep the shared queue and dupefilter in Redis while they run (``SCHEDULER_PERSIST``), so
 a worker that joins late, or restarts, continues the same crawl. Once every worker has finished,
-this command deletes those keys; the next crawl with the same spider then starts afresh.
+this command deletes those keys (and the hosts the workers took into the crawl's scope, kept
+beside the queue); the next crawl with the same spider then starts afresh.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import logging
 import redis
 
 from crawler.distributed.config import DUPEFILTER_KEY, QUEUE_KEY
+from crawler.distributed.scope import scope_key
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
                          "(wait for the workers, or use --force)", pending, queue_key)
             return 1
         seen = server.scard(dupefilter_key) if server.type(dupefilter_key) == b"set" else 0
-        deleted = server.delete(queue_key, dupefilter_key)
+        deleted = server.delete(queue_key, dupefilter_key, scope_key(queue_key))
     except ValueError as exc:
         logger.error("REDIS_URL %r: %s", args.redis_url, exc)
         return 2

@@ -11,7 +11,9 @@ from scrapy import signals
 from scrapy.exceptions import CloseSpider
 from scrapy_redis.scheduler import Scheduler
 
+from crawler import signals as crawl_signals
 from crawler.distributed.config import RedisFrontierConfig, redacted
+from crawler.distributed.scope import SharedScope, scope_key
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -24,6 +26,8 @@ class RedisScheduler(Scheduler):
     """Shared Redis queue + dupefilter; counts enqueued/dequeued requests in the crawl stats."""
 
     startup_error: str | None = None
+    #: The hosts the workers took into the crawl's scope (set when the queue opens).
+    shared_scope: SharedScope | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisScheduler:
@@ -32,7 +36,9 @@ class RedisScheduler(Scheduler):
         url = redacted(crawler.settings.get("REDIS_URL") or "")
         try:
             RedisFrontierConfig.from_settings(crawler.settings)
-            return super().from_crawler(crawler)
+            scheduler = super().from_crawler(crawler)
+            crawler.signals.connect(scheduler.scope_widened, signal=crawl_signals.scope_widened)
+            return scheduler
         except ValueError as exc:
             problem = str(exc)
         except redis.RedisError as exc:
@@ -45,11 +51,19 @@ class RedisScheduler(Scheduler):
         return instance
 
     def open(self, spider: Spider) -> Any:
-        """Open the shared queue (not without a connection: see :meth:`refuse_to_start`)."""
+        """Open the shared queue and scope (not without a connection: see
+        :meth:`refuse_to_start`)."""
         self.spider = spider
         if self.startup_error is None:
-            return super().open(spider)
+            opened = super().open(spider)
+            self.shared_scope = SharedScope(self.server, scope_key(self.queue.key), spider)
+            return opened
         return None
+
+    def scope_widened(self, host: str, start_host: str) -> None:
+        """Share a host this worker took into the crawl's scope with the other workers."""
+        if self.shared_scope is not None:
+            self.shared_scope.publish(host, start_host)
 
     def refuse_to_start(self, spider: Spider) -> None:
         """Once every component is open, close the spider with ``redis_unavailable``."""
@@ -85,4 +99,6 @@ class RedisScheduler(Scheduler):
         request = self.queue.pop(0)
         if request and self.stats:
             self.stats.inc_value("scheduler/dequeued/redis")
+        if request and self.shared_scope is not None:
+            self.shared_scope.admit(request)  # a host another worker took into the scope
         return request

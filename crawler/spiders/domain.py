@@ -949,8 +949,7 @@ class DomainSpider(Spider):
         crawl's scope (the offsite filter reads ``allowed_domains`` again), and ask its
         robots.txt and /sitemap.xml for sitemaps as for a start host."""
         assert self.config is not None
-        self.config = replace(self.config, scope=self.config.scope.with_host(host))
-        self.allowed_domains = sorted(self.config.scope.hosts)
+        self._take_into_scope(host, start_host)
         self.crawler.stats.inc_value("crawl/scope_widened")
         logger.info("Start URL %s was redirected to %s, the same site under its other name: "
                     "the crawl's scope now includes %s", start_url, target[:300], host)
@@ -959,6 +958,33 @@ class DomainSpider(Spider):
         if self.config.sitemaps and self.crawler.engine is not None:
             for request in self._sitemap_discovery(self._origin(target)):
                 self.crawler.engine.crawl(request)
+
+    def _take_into_scope(self, host: str, start_host: str) -> None:
+        """``host`` joins the crawl's scope (the offsite filter reads ``allowed_domains`` again)."""
+        assert self.config is not None
+        self.config = replace(self.config, scope=self.config.scope.with_host(host))
+        self.allowed_domains = sorted(self.config.scope.hosts)
+
+    def host_in_scope(self, host: str) -> bool:
+        """Whether the crawl's scope takes ``host`` in."""
+        return self.config is not None and self.config.scope.host_in_scope(host)
+
+    def adopt_other_name(self, host: str, start_host: str) -> bool:
+        """Take ``host`` into the scope because another worker of a distributed crawl followed
+        ``start_host``'s start URL there (``_widen_scope`` in that worker); whether it joined.
+        Only a start host's other name (``www.`` or bare) of a host in scope is taken."""
+        if (self.config is None or self.host_in_scope(host)
+                or not self.host_in_scope(start_host)
+                or not same_site_other_name(start_host, host)):
+            return False
+        self._take_into_scope(host, start_host)
+        self.crawler.stats.inc_value("crawl/scope_learnt")
+        logger.info("Another worker of the crawl followed a start URL of %s to %s, the same "
+                    "site under its other name: the crawl's scope now includes %s",
+                    start_host, host, host)
+        self.crawler.signals.send_catch_log(crawl_signals.scope_widened, host=host,
+                                            start_host=start_host)
+        return True
 
     def on_auxiliary_error(self, failure: Failure) -> None:
         """robots.txt or a sitemap that is missing is normal: count it, log at debug level."""
