@@ -3,6 +3,7 @@ and against a page over the size limit losing its article to the code before it.
 
 from __future__ import annotations
 
+import lxml.html
 import pytest
 
 from crawler.extraction.document import MAX_ATTRIBUTES, MAX_HTML_BYTES, _LONG_TAG, _ATTRIBUTE, \
@@ -99,3 +100,26 @@ def test_a_page_over_the_size_limit_keeps_the_article_after_its_scripts() -> Non
     assert not doc.truncated
     assert "The article after the code." in doc.tree.text_content()
     assert "x = 1" not in doc.tree.text_content()
+
+
+def _nested(depth: int) -> str:
+    """A page whose article sits under ``depth`` nested divs."""
+    return f"<html><body>{'<div>' * depth}<p>deep story</p>{'</div>' * depth}" \
+           "<p>after the nesting</p></body></html>"
+
+
+@pytest.mark.parametrize("page", [
+    "<html><head><title>T</title></head><body><p>plain page</p></body></html>",
+    f"<html><body><div{_attrs(MAX_ATTRIBUTES + 5)}>cut</div><p>x\x01y</p></body></html>",
+    "<html><body><p>first</p></body></html><html lang='x'><body><p>after the end</p>"
+    "</body></html>",
+    _nested(300),  # deeper than libxml2's default limit: parsed with huge_tree, unwrapped
+    _nested(2100),  # deeper than huge_tree parses: the deepest tags removed first
+], ids=["plain", "guards", "after-html-end", "deep", "beyond-huge-tree"])
+def test_parsing_again_gives_the_same_tree(page: str) -> None:
+    doc = parse_html(page)
+    first = lxml.html.tostring(doc.tree)
+    again = doc.parse_again()
+    assert again is not doc.tree
+    assert lxml.html.tostring(again) == first
+    assert [el.tag for el in again.iter()] == [el.tag for el in doc.tree.iter()]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from copy import deepcopy
+from collections.abc import Callable
 from typing import Any
 
 import lxml.html
@@ -92,7 +93,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
         result.quality_score = 0.0
         result.quality_reasons = [f"no content: {doc.error}"]
         return result
-    page = analyse(doc.tree, url, thresholds, log)
+    page = analyse(doc.tree, url, thresholds, log, untouched=doc.parse_again)
     chosen = run_stages(page, disabled=frozenset(disabled_stages))
     if log is not None:
         result.decisions = [d.as_dict(page.thresholds) for d in page.decisions]
@@ -153,17 +154,30 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
 
 
 def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
-            log: list[dict[str, Any]] | None = None) -> PageAnalysis:
+            log: list[dict[str, Any]] | None = None, *,
+            untouched: Callable[[], HtmlElement] | None = None) -> PageAnalysis:
     """The page record of a parsed page: structured data and metadata of the untouched tree, the
-    detected rules, the figures of a cleaned working copy and every proposer's candidates,
-    validated."""
+    detected rules, the figures of a cleaned working tree and every proposer's candidates,
+    validated.
+
+    The working tree is a copy of ``tree``, unless ``untouched`` can give the untouched tree
+    again (:meth:`~crawler.extraction.document.Document.parse_again`): then ``tree`` itself is
+    cleaned in place once its metadata is read (copying every page's tree and freeing the copy
+    cost more than parsing again the few pages whose untouched tree is read later). A page
+    that goes on after its ``</html>`` is still copied: the copy leaves out what the parser
+    put beside the root (the second ``<html>``, emptied into the body, with its attributes),
+    which the working tree's searches of the whole document must not find."""
     rules = load_rules()
     structured, metadata = _structured_and_metadata(tree, url, log, thresholds, rules)
     detection = detect_framework(tree, url, rules)
     _note(log, step="framework", framework=detection.framework, theme=detection.theme,
           evidence=detection.evidence, rules=[r.source for r in detection.rules])
 
-    work = deepcopy(tree)
+    if untouched is None or _beside_root(tree):
+        work = deepcopy(tree)
+        untouched = _given(tree)
+    else:
+        work = tree
     discussion = _is_discussion(detection, structured, rules.cleaning)
     if structured is not None and structured.faq and not discussion:
         questions = keep_declared_questions(work, structured.faq, thresholds)
@@ -183,10 +197,10 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
               why="a discussion page: blocks named as its replies keep their weight in the "
                   "choice")
     scores = density_scores(body, stats, thresholds, rules.cleaning)
-    page = PageAnalysis(url=url, tree=tree, body=body, stats=stats, scores=scores, rules=rules,
-                        detection=detection, thresholds=thresholds, structured=structured,
-                        metadata=metadata, trace=log, comments=comments,
-                        discussion_posts=posts)
+    page = PageAnalysis(url=url, untouched=untouched, body=body, stats=stats, scores=scores,
+                        rules=rules, detection=detection, thresholds=thresholds,
+                        structured=structured, metadata=metadata, trace=log,
+                        comments=comments, discussion_posts=posts)
     page.candidates += tiers.rule_candidates(body, detection, stats, scores, thresholds)
     page.candidates += tiers.semantic_candidates(body, stats, scores, thresholds)
     page.candidates += tiers.pattern_candidates(body, stats, scores, rules.cleaning, thresholds)
@@ -194,6 +208,17 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     for cand in page.candidates:
         tiers.validate(cand, thresholds)
     return page
+
+
+def _given(tree: HtmlElement) -> Callable[[], HtmlElement]:
+    """A function giving back a tree kept as it is."""
+    return lambda: tree
+
+
+def _beside_root(root: HtmlElement) -> bool:
+    """Whether the document holds nodes beside its root element."""
+    return next(root.itersiblings(), None) is not None \
+        or next(root.itersiblings(preceding=True), None) is not None
 
 
 def _trace_choice(log: list[dict[str, Any]], page: PageAnalysis, chosen: Choice | None,

@@ -64,6 +64,25 @@ class Document:
     html_length: int
     truncated: bool = False
     error: str | None = None
+    markup: bytes = b""
+    """The bytes the tree was parsed from (after the guards above changed the page)."""
+    deep: bool = False
+    """Whether the page was nested deeper than libxml2's default limit (parsed with
+    ``huge_tree`` and its deepest elements unwrapped)."""
+
+    def parse_again(self) -> lxml.html.HtmlElement:
+        """A second tree of the page, the same as :attr:`tree` was when parsed: the same bytes
+        parsed and mended the same way, without decoding or logging again. The extraction
+        changes the first tree in place; the few pages that need it untouched afterwards (the
+        trafilatura fallback) parse it again, which costs less than copying every page's tree
+        and freeing the copy."""
+        if self.tree is None:
+            raise ValueError("the page was not parsed")
+        root, _ = _parse(self.markup, huge_tree=self.deep)
+        if self.deep:
+            flatten_deep_nesting(root, MAX_DEPTH)
+        adopt_content_after_html_end(root)
+        return root
 
 
 def _html_parser(*, huge_tree: bool) -> lxml.html.HTMLParser:
@@ -196,7 +215,8 @@ def parse_html(data: bytes | str) -> Document:
             if beyond_huge_limit:
                 logger.info("page nested deeper than 2048 elements: tags below depth %d are "
                             "removed before parsing (their text is kept)", MAX_MARKUP_DEPTH)
-                root, _ = _parse(_utf8(flatten_markup(text)), huge_tree=True)
+                data = _utf8(flatten_markup(text))
+                root, _ = _parse(data, huge_tree=True)
             unwrapped = flatten_deep_nesting(root, MAX_DEPTH)
             logger.debug("page nested deeper than 255 elements: %d elements below depth %d "
                          "unwrapped", unwrapped, MAX_DEPTH)
@@ -205,7 +225,8 @@ def parse_html(data: bytes | str) -> Document:
     adopted = adopt_content_after_html_end(root)
     if adopted:
         logger.debug("page goes on after </html>: %d elements moved into the body", adopted)
-    return Document(tree=root, encoding=encoding, html_length=len(text), truncated=truncated)
+    return Document(tree=root, encoding=encoding, html_length=len(text), truncated=truncated,
+                    markup=data, deep=too_deep)
 
 
 def _utf8(text: str) -> bytes:

@@ -90,11 +90,12 @@ class PageAnalysis:
     candidates and the decisions taken on it.
 
     ``tree`` is the untouched parse (metadata and trafilatura read it); ``body`` is the body of a
-    working copy with scripts and hidden markup removed (candidates point into it).
+    working tree with scripts and hidden markup removed (candidates point into it).
     """
 
     url: str
-    tree: HtmlElement
+    untouched: Callable[[], HtmlElement]
+    """Gives the untouched parse (:attr:`tree`), when first asked for."""
     body: HtmlElement
     stats: dict[etree._Element, Stats]
     scores: dict[etree._Element, float]
@@ -133,6 +134,13 @@ class PageAnalysis:
     def chrome(self) -> PageChrome:
         """The tags and roles of the page's chrome, as the rules name them."""
         return self.rules.cleaning.chrome
+
+    @cached_property
+    def tree(self) -> HtmlElement:
+        """The untouched parse of the page: the working tree may be the first parse itself,
+        changed in place, and then the page is parsed again for the few stages that read it
+        (the trafilatura fallback)."""
+        return self.untouched()
 
     @cached_property
     def item_grid(self) -> Candidate | None:
