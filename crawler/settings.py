@@ -65,6 +65,9 @@ EXTENSIONS = {
     # The periodic stats line: pages stored, pages/s, queue and errors (extends LogStats).
     "scrapy.extensions.logstats.LogStats": None,
     "crawler.extensions.progress_log.CrawlProgress": 0,
+    # A feed that cannot be written (full disk) stops the crawl with storage_error, said once.
+    "scrapy.extensions.feedexport.FeedExporter": None,
+    "crawler.extensions.feed_export.StorageSafeFeedExporter": 0,
 }
 # Seconds between two progress lines of a crawl (0: none).
 LOGSTATS_INTERVAL = 30.0

@@ -5,6 +5,7 @@ garbage or empty file, a read-only place) is refused at start and left untouched
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 import subprocess
@@ -16,7 +17,7 @@ import pytest
 
 from crawler.database_identity import APPLICATION_ID, SCHEMA_VERSION, DatabaseRefused
 from crawler.storage import PAGES_COLUMNS, open_database, upsert_page
-from tests.conftest import run_crawl
+from tests.conftest import REPO_ROOT, crawl_command, run_crawl
 from tests.filesystems import make_read_only, small_filesystem
 from tests.linked_site import build_linked_site
 
@@ -70,6 +71,41 @@ def test_full_disk_stops_the_crawl_cleanly(linked_site: Path, serve_site, tmp_pa
     assert stats["summary/pages_unstored"] == stats["errors/storage"]
     summary = log_lines(result.log, "Crawl summary (storage_error, exit code 4)")
     assert len(summary) == 1 and f"storage={stats['errors/storage']}" in summary[0]
+
+
+def test_full_disk_under_the_feed_stops_the_crawl_cleanly(linked_site: Path, serve_site,
+                                                          tmp_path: Path) -> None:
+    """The JSONL feed on a full disk, the database elsewhere: Scrapy's exporter raised for every
+    page after the first failed write (a traceback each), and the crawl ended 'finished', exit
+    0, with a feed lacking them. Now: one line, a stat, and the database's exit code 4."""
+    server = serve_site(linked_site)
+    with small_filesystem(tmp_path / "small", 96) as small:
+        command = crawl_command(server.url("/"), small, spider_args={"render": "never"},
+                                settings={"SQLITE_PATH": str(tmp_path / "crawl.db"),
+                                          "CRAWL_STATS_PATH": str(tmp_path / "stats.json")})
+        completed = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True,
+                                   timeout=240)
+        feed_lines = (small / "items.jsonl").read_bytes().count(b"\n")  # its last one cut
+    log = completed.stdout + completed.stderr
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    assert stats["finish_reason"] == "storage_error"
+    assert completed.returncode == 4, log[-3000:]
+    assert "Traceback" not in log
+    errors = log_lines(log, "] ERROR: ")
+    assert len(errors) == 1, errors
+    assert f"Cannot write the feed {small / 'items.jsonl'}" in errors[0]
+    assert "No space left on device" in errors[0]
+    assert stats["errors/feed_storage"] == 1
+    # what must stay: the pages stored before and after, in an intact database
+    conn = sqlite3.connect(tmp_path / "crawl.db")
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        stored = conn.execute("SELECT COUNT(*) FROM pages").fetchone()[0]
+    finally:
+        conn.close()
+    assert stored == stats["pages/stored"] > feed_lines
+    summary = log_lines(log, "Crawl summary (storage_error, exit code 4)")
+    assert len(summary) == 1 and "feed_storage=1" in summary[0]
 
 
 # -- paths that cannot hold our database --------------------------------------------------------
