@@ -668,6 +668,36 @@ def test_a_start_url_redirected_to_the_sites_other_name_is_followed(
     assert result.stats["finish_reason"] == "finished"
 
 
+def test_a_redirect_loop_across_the_sites_two_names_and_a_sitemap_index_listing_itself(
+        tmp_path: Path) -> None:
+    """The bare name sends to ``www.`` and ``www.`` back to the bare name: the first redirect
+    widens the scope, the second is a loop, stopped at its first repeat (a failed start, one
+    WARNING). The sitemap index listing itself (twice, once with a fragment) is read once under
+    each name, and the page its other sitemap lists is still found and stored."""
+    server = HostileServer().start()
+    server.sitemap_paths = ["/sitemaps/self.xml"]
+    start = "http://hostile.test/canonical-host/loop/"
+    try:
+        result = run_crawl(start, tmp_path, spider_args={"render": "never"}, settings=FAST,
+                           env={"http_proxy": server.base, "no_proxy": "", "NO_PROXY": ""})
+        hits = [(h.host, h.path) for h in server.hits()]
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]  # a page was found through the sitemaps
+    assert "Traceback" not in result.log
+    assert result.stats["redirect/loop"] == 1
+    assert result.stats["crawl/scope_widened"] == 1
+    assert hits.count(("hostile.test", "/canonical-host/loop/")) == 1
+    assert hits.count(("www.hostile.test", "/canonical-host/loop/")) == 1
+    loops = [line for line in result.log.splitlines() if "Redirect loop:" in line]
+    assert len(loops) == 1 and f"{start} -> http://www.hostile.test/canonical-host/loop/ -> " \
+        f"{start}" in loops[0], loops
+    assert f"Start URL {start} gave no page: redirect loop" in result.log
+    for host in ("hostile.test", "www.hostile.test"):
+        assert hits.count((host, "/sitemaps/self.xml")) == 1, hits
+    assert {r["url"] for r in result.rows("url")} >= {"http://hostile.test/ok/1"}
+
+
 @pytest.mark.parametrize(("host", "other", "same"), [
     ("site.example", "www.site.example", True),
     ("www.site.example", "site.example", True),

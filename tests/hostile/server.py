@@ -213,6 +213,7 @@ class HostileHandler(BaseHTTPRequestHandler):
     def sitemaps(self, rest: str, query: dict, count: int) -> None:
         """``deep/<name>.xml``: an index linking one new index with a random name, forever;
         ``wide.xml``: an index of 30 indexes with random names; each of those lists one page;
+        ``self.xml``: an index listing itself (twice, once with a fragment) and a sitemap;
         ``entities.xml``: a urlset declaring an entity-expansion bomb and an external entity
         (a local file) used in its first ``<loc>``, then a page; ``broken.xml``: a urlset whose
         XML breaks after its first entry, then lists two pages more."""
@@ -224,6 +225,8 @@ class HostileHandler(BaseHTTPRequestHandler):
             body = index([f"/sitemaps/deep/{os.urandom(6).hex()}.xml"])
         elif rest == "wide.xml":
             body = index([f"/sitemaps/wide/{os.urandom(6).hex()}.xml" for _ in range(30)])
+        elif rest == "self.xml":
+            body = index(["/sitemaps/self.xml", "/sitemaps/self.xml#again", "/sitemaps/one.xml"])
         elif rest == "bomb.xml.gz":
             self.send(200, gzip_bomb(b"<url><loc>" + self.origin.encode() + b"/ok/bomb</loc></url>",
                                      head=b'<?xml version="1.0" encoding="UTF-8"?><urlset xmlns='
@@ -279,14 +282,18 @@ class HostileHandler(BaseHTTPRequestHandler):
         """A site that lives under one of its two names and sends the other there with a 301,
         as most sites do: ``/canonical-host/www/`` under ``www.`` + the name asked for,
         ``/canonical-host/bare/`` under the name without ``www.``; ``/canonical-host/other/``
-        sends every name to another domain (``other.test``). Asked through a proxy (the names
+        sends every name to another domain (``other.test``), ``/canonical-host/loop/`` each of the
+        two names to the other. Asked through a proxy (the names
         are not in DNS): a page links two more pages by path and one by its other name."""
         kind, _, page = rest.partition("/")
         asked = self.host_name
         bare = asked.removeprefix("www.")
-        home = {"www": f"www.{bare}", "bare": bare, "other": "other.test"}.get(kind)
+        home = {"www": f"www.{bare}", "bare": bare, "other": "other.test",
+                "loop": bare if asked.startswith("www.") else f"www.{bare}"}.get(kind)
         if home is None:
             self.send(404, pages.article("Not found", ["No such case."]))
+        elif kind == "loop":  # each name sends to the other: no name answers
+            self.redirect(f"http://{home}/canonical-host/{rest}", status=301)
         elif asked != home:
             self.redirect(f"http://{home}/canonical-host/{rest}", status=301)
         elif page:
