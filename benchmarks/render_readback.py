@@ -4,7 +4,9 @@ Every render reads the body its server sent back from chromium (``Response.body(
 ``Request.sizes()``) for the body checks (``crawler/playwright_handler.py``). This serves real
 documentation pages from 127.0.0.1, renders them one after another in one reused page of the
 project's chromium (``goto`` to the load event, then the DOM as the crawl reads it), and prints
-the medians of the render and of the read-back, and their ratio.
+the medians of the render and of the read-back, and their ratio; every page is also rendered
+with the DOWNLOAD_MAXSIZE watch the crawl runs on the page's DevTools session
+(``crawler/render_body_limit.py``), alternately, and that render's median (in a second page of the same context) is compared too.
 
     python benchmarks/render_readback.py [--site DIR] [--renders 60]
 """
@@ -23,6 +25,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from playwright.async_api import async_playwright  # noqa: E402
 
+from crawler.render_body_limit import DocumentBodyWatch  # noqa: E402
 from crawler.rendering import find_browser, launch_options  # noqa: E402
 from crawler.settings import CHROMIUM_PATH  # noqa: E402
 from crawler.static_server import serve_folder  # noqa: E402
@@ -33,27 +36,42 @@ WARM_UP = 4
 
 
 async def measure(base: str, paths: list[str], renders: int) -> None:
-    """Render the pages in turn and print the medians."""
+    """Render the pages in turn, each alternately with and without the size watch, and print
+    the medians."""
     render_s, read_s, sizes = [], [], []
+    watched_s: list[float] = []
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(**launch_options(find_browser(CHROMIUM_PATH)))
-        page = await (await browser.new_context()).new_page()
-        for n in range(renders + WARM_UP):
+        context = await browser.new_context()
+        # two pages: one never watched (no network events), one watched as the crawl does
+        plain, watched_page = await context.new_page(), await context.new_page()
+        session = await context.new_cdp_session(watched_page)
+        for n in range(2 * (renders + WARM_UP)):
+            watch = DocumentBodyWatch(session, 10 << 20) if n % 2 else None
+            page = plain if watch is None else watched_page
             start = time.perf_counter()
-            response = await page.goto(f"{base}/{paths[n % len(paths)]}", wait_until="load")
+            if watch is not None:
+                await watch.start()
+            response = await page.goto(f"{base}/{paths[n // 2 % len(paths)]}", wait_until="load")
             await page.content()
+            if watch is not None:
+                watch.stop()
             rendered = time.perf_counter()
             await response.request.sizes()
             body = await response.body()
-            if n >= WARM_UP:
-                render_s.append(rendered - start)
-                read_s.append(time.perf_counter() - rendered)
-                sizes.append(len(body))
+            if n // 2 >= WARM_UP:
+                (watched_s if watch is not None else render_s).append(rendered - start)
+                if watch is None:
+                    read_s.append(time.perf_counter() - rendered)
+                    sizes.append(len(body))
         await browser.close()
     render, read = statistics.median(render_s), statistics.median(read_s)
+    watched = statistics.median(watched_s)
     print(f"{len(read_s)} renders of {len(paths)} pages (median body "
           f"{statistics.median(sizes) / 1024:.0f} KiB): render {render * 1000:.1f} ms, "
-          f"read back {read * 1000:.2f} ms, ratio read back / render {read / render:.3f}")
+          f"read back {read * 1000:.2f} ms, ratio read back / render {read / render:.3f}; "
+          f"render with the DOWNLOAD_MAXSIZE watch {watched * 1000:.1f} ms, ratio watched / "
+          f"render {watched / render:.3f}")
 
 
 def main() -> None:
