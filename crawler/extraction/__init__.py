@@ -32,6 +32,7 @@ from crawler.extraction.result import Extraction
 from crawler.extraction.share_widgets import drop_share_widgets
 from crawler.extraction.story_asides import drop_story_asides
 from crawler.extraction.story_head import drop_story_head
+from crawler.extraction.story_lead import add_declared_lead
 from crawler.extraction.story_tail import (TextBlock, text_blocks, trim_story_tail,
                                            trim_tail_labels, trim_tail_notes)
 from crawler.extraction.teaser_lists import drop_teaser_lists
@@ -132,6 +133,9 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                 if drop_story_head(element, page.thresholds, log, blocks):
                     blocks = text_blocks(element)
                 if drop_media_captions(element, page.thresholds, log, blocks):
+                    blocks = text_blocks(element)
+                if add_declared_lead(page.body, element, _declared_description(page),
+                                     page.thresholds, log):
                     blocks = text_blocks(element)
             if cand.tier != tiers.TIER_RULES:
                 drop_link_buttons(element, url, page.thresholds, log, blocks)

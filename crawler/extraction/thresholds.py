@@ -413,6 +413,19 @@ class Thresholds:
     development folds: the blocks that held a page's description and went (a product's
     description in an ``aside``, a category header) were 1.1-2.7 times its length; not swept
     yet."""
+    lead_opening_chars: int = 30
+    """The story already has its lead (``declared-lead`` adds none) when the container holds
+    the declared description's first this many characters (white space collapsed, case
+    folded): a description rewritten from the story's first sentence shares its first words and
+    then differs. Five words; not swept."""
+    lead_max_levels: int = 4
+    """The block before an article's container holding the page's declared description is the
+    story's lead (``declared-lead``) when the ancestor it shares with the container is at most
+    this many levels above it. Measured on the development folds: the leads the snippet corpus
+    asks for sat 1 to 4 levels below it (a header box beside the body box); the subtitles the
+    body corpus's references leave out (a hero banner repeating the description) 6 to 8 levels
+    on eight of ten pages."""
+
     faq_min_questions: int = 2
     """A declared FAQ (JSON-LD ``FAQPage``) is added to the content only when it declares at
     least this many questions and that many are found on the page: one question is a Q&A
