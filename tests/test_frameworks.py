@@ -254,6 +254,24 @@ RULE_CASES = [
      "ten more stories about harbours, piers and lighthouses along the coast.</p></div></div>"
      "</article></body></html>",
      ["Paragraph 0:", "Paragraph 3:"], ["Jo Harbour writes", "ten more stories"]),
+    # A Sphinx section is named after its heading: a chapter titled "Table of Contents" (its
+    # toctree) and a sidebar directive are the writer's; the `contents` directive still goes.
+    ("sphinx",
+     "<html><head><title>Harbour</title><script src='_static/documentation_options.js'></script>"
+     "</head><body><div class='document'><div class='body' role='main'><section id='harbour'>"
+     "<h1>Harbour</h1>" + STORY_PARAGRAPHS + "<section id='usage'><h2>Usage</h2><nav class="
+     "'contents local' id='on-this-page'><p class='topic-title'>On this page</p><ul><li><a "
+     "href='#tides'>Tides</a></li></ul></nav><section id='tides'><h3>Tides</h3><p>The tide "
+     "tables are posted at the harbour office every morning.</p><aside class='sidebar'><p "
+     "class='sidebar-title'>Spring tides</p><p>Twice a month the range is largest.</p></aside>"
+     "</section></section><section id='table-of-contents'><h2>Table of Contents</h2><div "
+     "class='toctree-wrapper compound'><ul><li class='toctree-l1'><a href='moorings.html'>Moorings "
+     "and berths</a></li><li class='toctree-l1'><a href='pilots.html'>Pilots and tugs</a></li>"
+     "</ul></div></section></section></div></div><div class='sphinxsidebar'><p>Quick search for "
+     "the harbour documentation pages</p></div></body></html>",
+     ["Paragraph 3:", "Table of Contents", "Moorings and berths", "Pilots and tugs",
+      "Twice a month the range is largest."],
+     ["On this page", "Quick search"]),
     ("docusaurus",
      "<html><head><title>Release 3.3</title><meta name='generator' content='Docusaurus v3.10.2'>"
      "</head><body><main><article><header><h2>Release 3.3</h2><div class='avatar'><div class="

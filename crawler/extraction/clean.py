@@ -11,7 +11,8 @@ from typing import Any
 from lxml import etree
 
 from crawler.extraction.candidates import contains
-from crawler.extraction.frameworks import CleaningRules, Rule, css, selector_set
+from crawler.extraction.frameworks import (CleaningRules, Rule, SimpleSelector, css, parse_simple,
+                                           selector_set)
 from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
@@ -302,6 +303,16 @@ def _is_inside(el: etree._Element, removed: set[etree._Element]) -> bool:
     return False
 
 
+def _rule_exclude_of(el: etree._Element,
+                     rule_selectors: tuple[tuple[str, SimpleSelector], ...]) -> str | None:
+    """The first site-rule exclude selector without combinators that matches ``el`` itself, or
+    None. The selector set names one selector an element matches (a generic ``nav`` before a
+    rule's ``nav.contents``); inside a block a rule keeps, only the rule's own exclude still
+    removes. Each test reads the element's own names only: no walk of what it holds."""
+    tokens = frozenset((el.get("class") or "").split())
+    return next((text for text, simple in rule_selectors if simple.matches(el, tokens)), None)
+
+
 def _class_tokens(el: etree._Element) -> list[str]:
     """Class names and id of an element, lower-cased."""
     classes, ident = el.get("class"), el.get("id")
@@ -514,7 +525,12 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     rule_selectors = {sel: rule.source for rule in rules for sel in rule.exclude}
     generic = cleaning.ad_selectors + cleaning.remove
     selectors = selector_set(tuple(rule_selectors) + generic)
+    rule_simple = tuple((sel, simple) for sel in rule_selectors
+                        if (simple := parse_simple(sel)) is not None)
     for el, selector in selectors.matches(container):
+        if selector not in rule_selectors and protected \
+                and (el in protected or _is_inside(el, protected)):
+            selector = _rule_exclude_of(el, rule_simple) or selector
         if selector in rule_selectors:
             drop(el, "site-rule", f"rule {rule_selectors[selector]}: {selector}", guard=False)
         elif selector in cleaning.hiding_selectors and _collapsed_content(el, cleaning):
