@@ -65,6 +65,10 @@ CASES = [
      f"</article>",
      {"Run it:": 1, "pip install harbour\nharbour open --pier 3": 1, "Paragraph 5 adds": 1},
      ["bash", "Copy code", "1 2 3"]),
+    ("the words of a heading over a code block are not its chrome",
+     f"<article>{BODY}<section><h2><a href='/harbour'>harbour</a><wbr>._tides</h2><div><span>"
+     f"python</span><pre><code>def tide():\n    return 3</code></pre></div></section></article>",
+     {"harbour._tides": 1, "def tide():": 1, "Paragraph 5 adds": 1}, ["python"]),
     ("an unclosed navigation around the content of a documentation page",
      f"<div id='__docusaurus'><nav class='navbar'>{NAV}</nav><main><article><div class='theme-"
      f"doc-markdown markdown'><nav>{NAV}<h1>Harbour</h1>{BODY}</div></article></main></div>",

@@ -733,15 +733,18 @@ def _drop_code_chrome(container: etree._Element, trace: list[dict[str, Any]] | N
                       t: Thresholds) -> None:
     """Remove a code block's chrome: short labels beside the <pre> in the block's own frame
     (language name, copy button text) and a gutter of line numbers (digits only), so the text
-    holds the code and only the code."""
+    holds the code and only the code. The words of a heading in the frame are never chrome
+    (a module's name split by ``<wbr>`` over a page that is one listing)."""
     doomed: list[etree._Element] = []
     for pre in container.iter("pre"):
         frame = _code_frame(pre, container, t)
         if frame is None:
             continue
+        headed = {el for heading in frame.iter(*HEADING_TAGS) for el in heading.iter()}
         for el in frame.iter():
             if not isinstance(el.tag, str) or el is frame or contains(el, pre) \
-                    or contains(pre, el) or el.tag in _PROSE_TAGS or el in doomed:
+                    or contains(pre, el) or el.tag in _PROSE_TAGS or el in doomed \
+                    or el in headed:
                 continue
             text = " ".join(text_content(el).split())
             if not text or any(isinstance(c.tag, str) for c in el):
