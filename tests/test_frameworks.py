@@ -272,6 +272,19 @@ RULE_CASES = [
      ["Paragraph 3:", "Table of Contents", "Moorings and berths", "Pilots and tugs",
       "Twice a month the range is largest."],
      ["On this page", "Quick search"]),
+    # pdoc: a function's signature is its API (the class name reads like boilerplate).
+    ("pdoc",
+     "<html><head><title>harbour.tides API documentation</title><meta name='generator' "
+     "content='pdoc 16.0.0'></head><body><nav class='pdoc'><h2>API Documentation</h2><ul><li>"
+     "<a href='#tide_table'>tide_table</a></li><li>Built with pdoc for the harbour project</li>"
+     "</ul></nav><main class='pdoc'><section class='module-info'><h1 class='modulename'>harbour"
+     "<wbr>.tides</h1>" + STORY_PARAGRAPHS + "</section><section id='tide_table'><div class="
+     "'attr function'><span class='def'>def</span> <span class='name'>tide_table</span><span "
+     "class='signature pdoc-code condensed'>(pier: int, days: int = 7) -> list[str]:</span>"
+     "</div><div class='docstring'><p>The tide table of one pier for the coming days.</p></div>"
+     "</section></main></body></html>",
+     ["harbour.tides", "(pier: int, days: int = 7) -> list[str]:", "The tide table of one pier"],
+     ["API Documentation", "Built with pdoc"]),
     ("docusaurus",
      "<html><head><title>Release 3.3</title><meta name='generator' content='Docusaurus v3.10.2'>"
      "</head><body><main><article><header><h2>Release 3.3</h2><div class='avatar'><div class="
