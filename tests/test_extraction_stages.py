@@ -197,6 +197,41 @@ def test_switching_a_stage_off_changes_only_its_pages() -> None:
         .content_text == extract(article, "https://example.org/a").content_text
 
 
+INTRO_AND_GRID = ("<html><head>{declaration}</head><body><div class='intro'>" + paras(0, 2)
+                  + "</div><div class='grid'>" + "".join(card(i) for i in range(30))
+                  + "</div></body></html>")
+
+# declaration in the head, whether listing-grid takes the grid, text that must stay, must go
+GRID_DECLARATIONS = [
+    ("", True, "Item number 29 of the catalogue", None),
+    ('<meta property="og:type" content="website">', True, "Item number 29 of the catalogue",
+     None),
+    ('<meta property="og:type" content="article">', False, "Paragraph 1 explains",
+     "Item number 29"),
+    ('<script type="application/ld+json">{"@type":"NewsArticle","headline":"Harbour"}</script>',
+     False, "Paragraph 1 explains", "Item number 29"),
+]
+
+
+@pytest.mark.parametrize("declaration, takes_grid, stays, goes", GRID_DECLARATIONS,
+                         ids=["undeclared", "website", "og article", "NewsArticle"])
+def test_listing_grid_never_replaces_the_story_of_a_declared_article(
+        declaration: str, takes_grid: bool, stays: str, goes: str | None) -> None:
+    """A short story beside a long rail of linked cards (other stories, a slider of the author's
+    pieces, the site's mega-menu): on a page declaring an article the story stays, the rail
+    goes; the same page declaring nothing, or a website, is a category page whose intro lost to
+    its grid."""
+    result = extract(INTRO_AND_GRID.format(declaration=declaration), "https://example.org/c",
+                     trace=True)
+    decision = next(d for d in result.decisions or [] if d["stage"] == "listing-grid")
+    assert decision["applied"] is takes_grid, decision["why"]
+    if not takes_grid:
+        assert "article" in decision["why"]
+    assert stays in result.content_text
+    if goes is not None:
+        assert goes not in result.content_text
+
+
 def test_an_unknown_stage_name_is_refused() -> None:
     with pytest.raises(ValueError, match="no such extraction stage: widen-everything"):
         extract("<p>x</p>", "https://example.org/", disabled_stages={"widen-everything"})

@@ -234,8 +234,10 @@ def widen_to_coverage(page: PageAnalysis, choice: Choice | None) -> Choice | Dec
 
 def larger_item_grid(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """The page's grid of linked cards when it lies outside the chosen block and holds far more
-    text than it (a category page whose short intro won the density score)."""
-    grid = _grid_outside(page, choice)
+    text than it (a category page whose short intro won the density score). Never on a page
+    declaring an article: there a grid outside the story is a rail of other stories or the
+    site's menu, however long."""
+    grid = _grid_outside(page, choice, refuse_story=True)
     if isinstance(grid, Declined):
         return grid
     t = page.thresholds
@@ -550,7 +552,8 @@ STAGES: tuple[Stage, ...] = (
           "a density, pattern or semantic choice holding little of the page's text",
           ("coverage_min", "coverage_target", "max_link_density")),
     Stage("listing-grid", larger_item_grid,
-          "a density, pattern or semantic choice that is not a container of repeated items",
+          "a density, pattern or semantic choice that is not a container of repeated items, on "
+          "a page that is no article",
           ("grid_over_choice", "grid_min_chars", "min_grid_items", "grid_items_share",
            "min_grid_item_chars", "grid_linked_share")),
     Stage("intro-grid", grid_beside_intro,
