@@ -285,6 +285,22 @@ RULE_CASES = [
      "</section></main></body></html>",
      ["harbour.tides", "(pier: int, days: int = 7) -> list[str]:", "The tide table of one pier"],
      ["API Documentation", "Built with pdoc"]),
+    # VitePress: a README's own list of contents is the writer's; the sidebar, outline and
+    # prev/next footer are outside div.vp-doc.
+    ("vitepress",
+     "<html><head><title>harbour-tides | Harbour Notes</title><meta name='generator' "
+     "content='VitePress v1.6.4'></head><body><div id='app'><header class='VPNav'><a>Harbour "
+     "Notes</a><nav><a href='/'>Home</a></nav></header><aside class='VPSidebar'><nav><a href="
+     "'/tides'>Tide tables of the pier</a></nav></aside><div class='VPContent'><div class='VPDoc'>"
+     "<main class='main'><div class='vp-doc'><h1 id='harbour-tides'>harbour-tides <a class="
+     "'header-anchor' href='#harbour-tides'>Permalink</a></h1><h2>Contents</h2><ul><li><a href="
+     "'#install'>Install</a></li><li><a href='#use'>Use</a></li><li><a href='#api'>API</a></li>"
+     "</ul>" + STORY_PARAGRAPHS + "</div></main><footer class='VPDocFooter'><nav class="
+     "'prev-next'><a href='/pilots'>Previous page: pilots and tugs</a></nav></footer></div></div>"
+     "<footer class='VPFooter'><p>Released under the harbour licence.</p></footer></div></body>"
+     "</html>",
+     ["harbour-tides", "Install", "Use", "API", "Paragraph 0:", "Paragraph 3:"],
+     ["Permalink", "Tide tables of the pier", "Previous page", "Released under"]),
     ("docusaurus",
      "<html><head><title>Release 3.3</title><meta name='generator' content='Docusaurus v3.10.2'>"
      "</head><body><main><article><header><h2>Release 3.3</h2><div class='avatar'><div class="
