@@ -301,6 +301,22 @@ RULE_CASES = [
      "</html>",
      ["harbour-tides", "Install", "Use", "API", "Paragraph 0:", "Paragraph 3:"],
      ["Permalink", "Tide tables of the pier", "Previous page", "Released under"]),
+    # Starlight: its second meta generator names it (Astro comes first), and its searchable main
+    # is the one Nextra marks too; a README's own list of contents is the writer's.
+    ("starlight",
+     "<html><head><title>harbour-tides | Harbour Notes</title><meta name='generator' content="
+     "'Astro v5.7.14'><meta name='generator' content='Starlight v0.34.3'></head><body><div class="
+     "'page'><header class='header'><a class='site-title'>Harbour Notes</a></header><nav class="
+     "'sidebar'><a href='/tides/'>Tide tables of the pier</a></nav><div class='main-frame'><aside "
+     "class='right-sidebar-container'><starlight-toc><nav><h2>On this page</h2><a href='#_top'>"
+     "Overview</a></nav></starlight-toc></aside><main data-pagefind-body><h1 id='_top'>"
+     "harbour-tides</h1><div class='sl-markdown-content'><h2 id='contents'>Contents</h2><a class="
+     "'sl-anchor-link' href='#contents'>Section titled Contents</a><ul><li><a href='#install'>"
+     "Install</a></li><li><a href='#use'>Use</a></li><li><a href='#api'>API</a></li></ul>"
+     + STORY_PARAGRAPHS + "</div><footer><div class='pagination-links'><a href='/pilots/'>"
+     "Previous pilots and tugs</a></div></footer></main></div></div></body></html>",
+     ["harbour-tides", "Install", "Use", "API", "Paragraph 0:", "Paragraph 3:"],
+     ["Section titled", "Tide tables of the pier", "On this page", "Previous pilots"]),
     ("docusaurus",
      "<html><head><title>Release 3.3</title><meta name='generator' content='Docusaurus v3.10.2'>"
      "</head><body><main><article><header><h2>Release 3.3</h2><div class='avatar'><div class="

@@ -382,12 +382,16 @@ def css(selector: str) -> CSSSelector:
     return CSSSelector(selector)
 
 
-def meta_generator(tree: etree._Element) -> str:
-    """The content of <meta name="generator">, or an empty string."""
+def meta_generators(tree: etree._Element) -> list[str]:
+    """The contents of every <meta name="generator">, in page order: a theme built on a site
+    generator declares both (Astro, then Starlight), and the first is not always the telling one."""
+    found = []
     for meta in tree.iter("meta"):
         if (meta.get("name") or "").lower() == "generator":
-            return (meta.get("content") or "").strip()
-    return ""
+            content = (meta.get("content") or "").strip()
+            if content:
+                found.append(content)
+    return found
 
 
 def _host(url: str) -> str:
@@ -401,9 +405,10 @@ def _host(url: str) -> str:
 def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detection:
     """Find the generator (meta generator first, then markup signatures) and the matching rules."""
     detection = Detection()
-    generator = meta_generator(tree)
+    generators = meta_generators(tree)
     for rule in rules.frameworks:
-        if generator and any(p.search(generator) for p in rule.generator):
+        generator = next((g for g in generators if any(p.search(g) for p in rule.generator)), None)
+        if generator is not None:
             detection.framework = rule.name
             detection.evidence.append(f"meta generator {generator!r}")
             break
