@@ -317,6 +317,18 @@ RULE_CASES = [
      "Previous pilots and tugs</a></div></footer></main></div></div></body></html>",
      ["harbour-tides", "Install", "Use", "API", "Paragraph 0:", "Paragraph 3:"],
      ["Section titled", "Tide tables of the pier", "On this page", "Previous pilots"]),
+    # MkDocs' built-in themes write no generator and Sphinx-like header links: the built-in
+    # search plugin's script names them.
+    ("mkdocs",
+     "<html><head><title>Tides - Harbour Notes</title></head><body><div class='navbar'><a>Harbour "
+     "Notes</a><a href='search.html'>Search the harbour notes</a></div><div class='container'>"
+     "<div class='col-md-3'><ul><li><a href='#tides'>Tide tables of the pier</a></li></ul></div>"
+     "<div class='col-md-9' role='main'><h1 id='tides'>Tides<a class='headerlink' href='#tides' "
+     "title='Permanent link'>Permalink to this heading</a></h1>" + STORY_PARAGRAPHS + "</div></div>"
+     "<footer><p>Documentation built with MkDocs.</p></footer><script src='search/main.js'>"
+     "</script></body></html>",
+     ["Tides", "Paragraph 0:", "Paragraph 3:"],
+     ["Permalink", "Tide tables of the pier", "Search the harbour", "built with MkDocs"]),
     ("docusaurus",
      "<html><head><title>Release 3.3</title><meta name='generator' content='Docusaurus v3.10.2'>"
      "</head><body><main><article><header><h2>Release 3.3</h2><div class='avatar'><div class="
