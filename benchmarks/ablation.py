@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     base_scored = score(scorer, pages, texts)
     base = summary(scorer, base_scored)
     table = []
-    # A stage that is also a rule of ABLATIONS (intro-grid) is switched off once, as a stage.
+    # A stage also named in ABLATIONS is switched off once, as a stage.
     for name in args.only or dict.fromkeys(STAGE_NAMES + tuple(ABLATIONS)):
         keys = acted.get(name, [])
         is_stage = name in STAGE_NAMES

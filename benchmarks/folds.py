@@ -188,8 +188,6 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "tail-note": ("crawler.extraction", "trim_tail_notes", lambda *a, **k: 0),
     "article-beside-list": ("crawler.extraction.metadata", "_article_beside_list",
                             lambda *a, **k: False),
-    "intro-grid": ("crawler.extraction.stages", "join_at_common_ancestor",
-                   lambda *a, **k: None),
     "declared-description": ("crawler.extraction.clean", "_holds_declared_description",
                              lambda *a, **k: False),
     "declared-faq": ("crawler.extraction", "find_declared_faq", lambda *a, **k: None),

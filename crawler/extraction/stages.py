@@ -145,7 +145,7 @@ class PageAnalysis:
     @cached_property
     def item_grid(self) -> Candidate | None:
         """The page's grid of linked cards outside the chrome, or None: read once, as the
-        listing, intro-grid and fallback-grid stages each ask for it."""
+        listing-grid and fallback-grid stages each ask for it."""
         return tiers.item_grid(self.body, self.stats, self.scores, self.chrome, self.thresholds)
 
     def add(self, cand: Candidate) -> Candidate:
@@ -252,54 +252,6 @@ def larger_item_grid(page: PageAnalysis, choice: Choice | None) -> Choice | Decl
     page.add(tiers.validate(grid, t))
     return Choice(grid, f"a grid of linked items outside the choice holds over "
                         f"{t.grid_over_choice:g}x its text (a listing page)")
-
-
-def grid_beside_intro(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
-    """On a page that is no story, the chosen block and the page's grid of linked cards beside
-    it, joined: a category or listing page whose introduction won the density score while its
-    cards, holding about as much text, sit next to it in one column (``listing-grid`` takes
-    the grid alone only when it holds far more text than the introduction). The two are joined
-    at their lowest common ancestor when they make most of its text, so the column's filters,
-    banners and rails do not come with them."""
-    grid = _grid_outside(page, choice, refuse_story=True)
-    if isinstance(grid, Declined):
-        return grid
-    t = page.thresholds
-    chosen = choice.candidate
-    if tiers.contains(grid.element, chosen.element) \
-            or tiers.contains(chosen.element, grid.element):
-        return Declined("the page's grid of linked items and the choice hold one another")
-    ratio = grid.chars / max(chosen.chars, 1)
-    if ratio < t.grid_join_min:
-        return Declined(f"the page's grid of linked items holds {ratio:.1f}x the choice's "
-                        f"text, under grid_join_min {t.grid_join_min:g}x (a rail beside it)")
-    joined = join_at_common_ancestor(page, chosen, grid)
-    if joined is None:
-        return Declined(f"the choice and the grid ({ratio:.1f}x its text) make less than "
-                        f"grid_join_share {t.grid_join_share:.0%} of the text of the block "
-                        f"holding both, or that block is the page frame")
-    page.add(tiers.validate(joined, t))
-    if not joined.valid:
-        return Declined("the block holding the choice and the grid beside it does not validate")
-    return Choice(joined, f"the choice and a grid of linked items beside it ({ratio:.1f}x its "
-                          f"text), joined at the block holding both")
-
-
-def join_at_common_ancestor(page: PageAnalysis, chosen: Candidate,
-                            grid: Candidate) -> Candidate | None:
-    """The candidate of the lowest element holding both blocks, when they make at least
-    ``grid_join_share`` of its text and it is not the page's body or frame."""
-    t = page.thresholds
-    common = tiers.common_ancestor([chosen.element, grid.element])
-    if common is None or common is page.body or common.tag in ("body", "html"):
-        return None
-    st = page.stats.get(common)
-    if st is None or st.chars == 0:
-        return None
-    if chosen.chars + grid.chars < t.grid_join_share * st.chars:
-        return None
-    return tiers.make_candidate(common, chosen.tier, f"{chosen.source}, joined with the "
-                                f"{grid.source} beside it", page.stats, page.scores, 0)
 
 
 def _grid_outside(page: PageAnalysis, choice: Choice | None,
@@ -556,11 +508,6 @@ STAGES: tuple[Stage, ...] = (
           "a page that is no article",
           ("grid_over_choice", "grid_min_chars", "min_grid_items", "grid_items_share",
            "min_grid_item_chars", "grid_linked_share")),
-    Stage("intro-grid", grid_beside_intro,
-          "a density, pattern or semantic choice on a page that is no article, with a grid of "
-          "linked cards beside it",
-          ("grid_join_min", "grid_join_share", "grid_min_chars", "min_grid_items",
-           "grid_items_share", "min_grid_item_chars", "grid_linked_share")),
     Stage("short-blocks", widen_small_blocks, "nothing chosen yet",
           ("coverage_min", "coverage_target", "max_link_density")),
     Stage("product", product_description,

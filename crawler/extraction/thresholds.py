@@ -307,19 +307,6 @@ class Thresholds:
     .8741/.8802, .8804/.8802 (2 pages); 2.5 (kept) .8764/.8802, .8804/.8802; 3 .8764/.8802,
     .8814/.8814 (2 pages). Kept: 3 helps the snippet corpus only (two pages), the body corpus is
     level."""
-    grid_join_min: float = 0.4
-    """``intro-grid``: on a page that is no article, a grid of linked cards beside the chosen
-    block holding at least this many times its text is the page's list, joined with the choice
-    (a category's introduction and its cards); a smaller one is a rail beside it. Between this
-    and ``grid_over_choice`` both are kept, over it ``listing-grid`` takes the grid alone.
-    Swept on the development folds of the body corpus only: 0.5 joins one page (a listing
-    0.60 -> 0.93), 0.4 and 0.3 one more (a collection 0.73 -> 0.76), no page loses."""
-    grid_join_share: float = 0.7
-    """``intro-grid``: the choice and the grid are joined at their lowest common ancestor only
-    when together they hold at least this share of its text (the rest being the column's
-    filters, sorting and banners); otherwise the ancestor is a page frame holding other
-    columns. Swept on the development folds of the body corpus: 0.5 and 0.3 join no more
-    pages than 0.7."""
     grid_over_fallback: float = 2.0
     """A grid of linked cards replaces the trafilatura fallback when it holds this many times its
     text (the fallback kept the intro paragraph of a category page). Set by hand on
