@@ -949,7 +949,7 @@ class DomainSpider(Spider):
         crawl's scope (the offsite filter reads ``allowed_domains`` again), and ask its
         robots.txt and /sitemap.xml for sitemaps as for a start host."""
         assert self.config is not None
-        self._take_into_scope(host, start_host)
+        self._take_into_scope(host)
         self.crawler.stats.inc_value("crawl/scope_widened")
         logger.info("Start URL %s was redirected to %s, the same site under its other name: "
                     "the crawl's scope now includes %s", start_url, target[:300], host)
@@ -959,7 +959,7 @@ class DomainSpider(Spider):
             for request in self._sitemap_discovery(self._origin(target)):
                 self.crawler.engine.crawl(request)
 
-    def _take_into_scope(self, host: str, start_host: str) -> None:
+    def _take_into_scope(self, host: str) -> None:
         """``host`` joins the crawl's scope (the offsite filter reads ``allowed_domains`` again)."""
         assert self.config is not None
         self.config = replace(self.config, scope=self.config.scope.with_host(host))
@@ -977,7 +977,7 @@ class DomainSpider(Spider):
                 or not self.host_in_scope(start_host)
                 or not same_site_other_name(start_host, host)):
             return False
-        self._take_into_scope(host, start_host)
+        self._take_into_scope(host)
         self.crawler.stats.inc_value("crawl/scope_learnt")
         logger.info("Another worker of the crawl followed a start URL of %s to %s, the same "
                     "site under its other name: the crawl's scope now includes %s",
