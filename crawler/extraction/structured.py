@@ -336,10 +336,10 @@ def _node_rank(node: dict) -> NodeRank:
 
 # --------------------------------------------------------------------------- sources
 
-def _json_ld(tree: HtmlElement, max_depth: int) -> list[dict]:
-    """All JSON-LD nodes of the page."""
+def _json_ld(scripts: list[HtmlElement], max_depth: int) -> list[dict]:
+    """All JSON-LD nodes of the page (``scripts``: its scripts)."""
     nodes: list[dict] = []
-    for script in tree.iter("script"):
+    for script in scripts:
         kind = (script.get("type") or "").lower()
         if "ld+json" not in kind:
             continue
@@ -488,13 +488,20 @@ def _apply_microdata(sd: StructuredData, tree: HtmlElement, max_name_chars: int)
         sd.sources["authors"] = "microdata"
 
 
-def _apply_meta(sd: StructuredData, tree: HtmlElement) -> None:
-    """Read OpenGraph (``og:``/``article:``) and Twitter card ``<meta>`` tags; fill gaps in ``sd``."""
+_CARD_PREFIXES = ("og:", "article:", "twitter:")
+"""Name prefixes of the ``<meta>`` tags read as OpenGraph and Twitter card properties."""
+
+
+def _apply_meta(sd: StructuredData, metas: list[HtmlElement]) -> None:
+    """Read OpenGraph (``og:``/``article:``) and Twitter card ``<meta>`` tags (``metas``: the
+    page's ``<meta>`` tags); fill gaps in ``sd``."""
     article_authors: list[str] = []
-    for meta in tree.iter("meta"):
+    for meta in metas:
         key = (meta.get("property") or meta.get("name") or "").strip().lower()
+        if not key.startswith(_CARD_PREFIXES):
+            continue  # a tag no card reads: its content is not cleaned
         content = _clean(meta.get("content"))
-        if not key or not content:
+        if not content:
             continue
         if key.startswith("og:"):
             sd.og.setdefault(key[3:], content)
@@ -557,10 +564,16 @@ def parse_structured(tree: HtmlElement, url: str,
     if tree is None:
         return sd
     try:
-        _apply_json_ld(sd, _json_ld(tree, thresholds.structured_max_depth),
+        # Scripts and <meta> tags are gathered in one walk of the tree (a walk costs as much
+        # as reading both).
+        scripts: list[HtmlElement] = []
+        metas: list[HtmlElement] = []
+        for el in tree.iter("script", "meta"):
+            (scripts if el.tag == "script" else metas).append(el)
+        _apply_json_ld(sd, _json_ld(scripts, thresholds.structured_max_depth),
                        thresholds.faq_max_questions)
         _apply_microdata(sd, tree, thresholds.structured_max_name_chars)
-        _apply_meta(sd, tree)
+        _apply_meta(sd, metas)
     except (etree.LxmlError, ValueError, TypeError, AttributeError) as exc:  # malformed markup
         logger.debug("structured data of %s partly unreadable: %s", url, exc)
     return sd
