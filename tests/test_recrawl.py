@@ -226,3 +226,29 @@ def test_nightly_scrapyd_jobs_share_one_database_and_list_the_changes(
                     for line in morning.stdout.splitlines())
     assert listed == [("changed", "/b"), ("changed", "/t"), ("gone", "/c"), ("gone", "/d"),
                       ("new", "/e")]
+
+
+@pytest.mark.parametrize("stored_second_ago", [0, 5])
+def test_a_crawl_starts_after_the_second_its_database_last_saw_a_page(
+        tmp_path: Path, stored_second_ago: int) -> None:
+    """Times are stored in whole seconds: a crawl starting in the second the previous one last saw
+    a page would take that page for seen by itself (and not mark it gone)."""
+    from datetime import UTC, datetime, timedelta
+
+    from crawler.extensions.recrawl import last_seen_stored, start_after_stored
+    from crawler.history import stored_time
+    from crawler.storage import open_database
+
+    path = tmp_path / "crawl.db"
+    assert last_seen_stored(path) is None  # no database yet
+    db = open_database(path)
+    seen = stored_time(datetime.now(UTC) - timedelta(seconds=stored_second_ago))
+    db.conn.execute("INSERT INTO pages (url, last_seen, fetched_at) VALUES (?, ?, ?)",
+                    ["http://127.0.0.1/d", seen, seen])
+    db.conn.commit()
+    db.conn.close()
+    assert last_seen_stored(path) == seen
+    started = start_after_stored(path)
+    assert started > seen  # strictly later, in stored form: the sweep's comparison
+    if stored_second_ago:
+        assert started <= stored_time(datetime.now(UTC))  # no wait was needed

@@ -14,7 +14,10 @@ crawl started get ``gone_at`` (never deleted) when the crawl:
 - and saw at least one page of its scope.
 
 Otherwise a line says why nothing was marked. With ``JOBDIR`` the crawl's start time is kept in
-the job directory, so a paused and resumed crawl counts the pages seen before the pause.
+the job directory, so a paused and resumed crawl counts the pages seen before the pause. Times are
+stored in whole seconds: a crawl starting within the second its database last saw a page would
+take the previous crawl's pages of that second for its own and not mark them gone, so it starts
+(at most a second later) once that second is over (crawls run back to back by a script).
 Stats: ``recrawl/gone`` (with the 404/410 pages), ``recrawl/gone/not_reached``.
 """
 
@@ -22,7 +25,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from scrapy import Spider, signals
@@ -32,7 +37,7 @@ from scrapy.utils.job import job_dir
 
 from crawler.database_identity import DatabaseRefused
 from crawler.history import sweep_gone, utc_now
-from crawler.storage import open_database
+from crawler.storage import PAGES_TABLE, open_database
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +45,33 @@ logger = logging.getLogger(__name__)
 STARTED_FILE = "recrawl-started"
 #: Page errors that do not make a crawl incomplete (their pages are marked gone themselves).
 GONE_ERRORS = frozenset({"http_404", "http_410", "extraction"})
+
+
+def last_seen_stored(db_path: Path) -> str | None:
+    """The latest time a page of the database was seen (or fetched), or None (no database, no
+    page, or one that cannot be read: the sweep at the close says so)."""
+    if not db_path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        try:
+            row = conn.execute(f"SELECT MAX(COALESCE(last_seen, fetched_at)) "
+                               f"FROM [{PAGES_TABLE}]").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row and row[0] else None
+
+
+def start_after_stored(db_path: Path) -> str:
+    """The crawl's start time, after the second in which the database last saw a page: when
+    that second is the current one, wait for it to end (under a second)."""
+    now = utc_now()
+    if last_seen_stored(db_path) == now:
+        time.sleep(1 - datetime.now(UTC).microsecond / 1_000_000)
+        now = utc_now()
+    return now
 
 
 @dataclass(frozen=True)
@@ -76,14 +108,14 @@ class GoneSweep:
 
     def spider_opened(self, spider: Spider) -> None:
         """Note when the crawl started (a resumed JOBDIR crawl: when its first run started)."""
-        self.started = utc_now()
-        if self.config.jobdir is None:
-            return
-        marker = self.config.jobdir / STARTED_FILE
-        if marker.is_file() and marker.read_text(encoding="utf-8").strip():
+        marker = self.config.jobdir / STARTED_FILE if self.config.jobdir is not None else None
+        if marker is not None and marker.is_file() and marker.read_text(encoding="utf-8").strip():
             self.started = marker.read_text(encoding="utf-8").strip()
             return
-        self.config.jobdir.mkdir(parents=True, exist_ok=True)
+        self.started = start_after_stored(self.config.db_path)
+        if marker is None:
+            return
+        marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(self.started + "\n", encoding="utf-8")
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
