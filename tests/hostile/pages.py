@@ -146,6 +146,16 @@ def many_attributes_page(count: int = 150_000) -> str:
                    links=["/ok/after-attributes"]).replace("<main>", f"<div {attributes}></div><main>")
 
 
+def many_cards_page(count: int = 40_000) -> str:
+    """A listing of ``count`` linked cards (about 5.6 MB, under the engine's input bound), each
+    linking the same control page: seconds of extraction on any machine, where every other page
+    here takes well under one."""
+    cards = "".join(f'<div class="card"><a href="/ok/1">Harbour lantern item {i}</a>'
+                    f"<p>Granite meadow copper valley, summary {i}.</p></div>" for i in range(count))
+    return ("<html><head><title>Many cards</title></head><body><main><h1>Many cards</h1>"
+            f"{cards}</main></body></html>")
+
+
 def deep_block_page(depth: int = 10_000) -> str:
     """An article whose middle is ``depth`` nested elements, with text before and after."""
     return ("<html><head><title>Deep block</title></head><body><main><article><h1>Deep block</h1>"

@@ -623,6 +623,7 @@ class HostileHandler(BaseHTTPRequestHandler):
             "unclosed": pages.unclosed_tags_page, "tables": pages.nested_tables_page,
             "long-line": pages.long_line_page, "nulls": pages.null_bytes_page,
             "attributes": pages.many_attributes_page, "deep": pages.deep_block_page,
+            "cards": pages.many_cards_page,
             "unreadable-urls": pages.unreadable_urls_page,
             "json-ld-surrogates": lambda: pages.json_ld_page("surrogates"),
             "json-ld-deep": lambda: pages.json_ld_page("deep"),
@@ -783,6 +784,8 @@ GROUPS: dict[str, list[str]] = {
                   "/malformed/nulls"],
     # No metadata address here: this group is also crawled with the guard turned off.
     "internal": [f"/internal/redirect/{t}" for t in ("private", "localhost", "ipv6")],
+    # A page that takes seconds to extract beside two that take milliseconds (the time limit).
+    "slow": ["/malformed/cards", "/malformed/nulls", "/ok/1"],
     # Pages that are slow to parse: crawled on their own, away from the 50 MB bodies.
     "heavy": ["/malformed/attributes", "/malformed/deep"],
     # What robots.txt forbids, early in it and past ROBOTSTXT_MAX_SIZE.
