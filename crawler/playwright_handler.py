@@ -357,8 +357,7 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                     task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
             if watch.exceeded.is_set():
-                self.stats.inc_value("render/too_large")
-                raise DownloadCancelledError(watch.reason())
+                raise self._too_large(watch.reason())
             return task.result()
         finally:
             watch.stop()
@@ -388,10 +387,9 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                                            self._render_deadline_s or self._body_read_s)
             size = sizes["responseBodySize"]
             if self._max_body_bytes and size > self._max_body_bytes:
-                self.stats.inc_value("render/too_large")
-                raise DownloadCancelledError(f"the answer's body of {size} bytes is larger "
-                                             f"than DOWNLOAD_MAXSIZE ({self._max_body_bytes} "
-                                             f"bytes): not stored")
+                raise self._too_large(f"the answer's body of {size} bytes is larger than "
+                                      f"DOWNLOAD_MAXSIZE ({self._max_body_bytes} bytes): "
+                                      f"not stored")
             body = await response.body()
         except (PlaywrightError, asyncio.TimeoutError) as exc:
             logger.debug("Rendering %s: the server's body could not be read back: %s",
@@ -399,11 +397,15 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
             return None
         if self._max_body_bytes and len(body) > self._max_body_bytes:
             # a small encoded body that decoded past the limit
-            self.stats.inc_value("render/too_large")
-            raise DownloadCancelledError(f"the answer's body decodes to {len(body)} bytes, more "
-                                         f"than DOWNLOAD_MAXSIZE ({self._max_body_bytes} bytes): "
-                                         f"not stored")
+            raise self._too_large(f"the answer's body decodes to {len(body)} bytes, more than "
+                                  f"DOWNLOAD_MAXSIZE ({self._max_body_bytes} bytes): not stored")
         return body
+
+    def _too_large(self, reason: str) -> DownloadCancelledError:
+        """The failure of a render whose answer is over DOWNLOAD_MAXSIZE, counted
+        (``render/too_large``): raised as a plain download over the limit fails."""
+        self.stats.inc_value("render/too_large")
+        return DownloadCancelledError(reason)
 
     def _make_pool(self) -> PagePool | None:
         """The page pool the spider's render configuration asks for (``page_reuse`` 1: each
