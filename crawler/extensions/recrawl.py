@@ -35,7 +35,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.job import job_dir
 
-from crawler.database_identity import DatabaseRefused
+from crawler.database_identity import DatabaseRefused, connect
 from crawler.history import sweep_gone, utc_now
 from crawler.storage import PAGES_TABLE, open_database
 
@@ -53,13 +53,13 @@ def last_seen_stored(db_path: Path) -> str | None:
     if not db_path.is_file():
         return None
     try:
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        conn = connect(db_path, create=False, readonly=True)
         try:
             row = conn.execute(f"SELECT MAX(COALESCE(last_seen, fetched_at)) "
                                f"FROM [{PAGES_TABLE}]").fetchone()
         finally:
             conn.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, DatabaseRefused):
         return None
     return row[0] if row and row[0] else None
 
