@@ -23,7 +23,7 @@ from crawler.decoding import detect, looks_like_latin9
 from crawler.middlewares.internal_addresses import is_internal, literal_address, resolve
 from crawler.middlewares.robots import utf16_codec
 from crawler.middlewares.traps import max_segment_repeats, strip_session_ids, url_pattern
-from crawler.spiders.domain import DomainSpider, SitemapProblem
+from crawler.spiders.domain import DomainCrawlConfig, DomainSpider, SitemapProblem
 from crawler.timebound import BoundedRunner, TimeLimitExceeded
 from crawler.urls import same_site_other_name
 from tests.conftest import REPO_ROOT, CrawlResult, crawl_command, project_settings, run_crawl
@@ -711,6 +711,32 @@ def test_a_redirect_loop_across_the_sites_two_names_and_a_sitemap_index_listing_
 ])
 def test_a_sites_other_name_is_only_its_www_name(host: str, other: str, same: bool) -> None:
     assert same_site_other_name(host, other) is same
+
+
+@pytest.mark.parametrize(("start", "outcome"), [
+    # refused with one sentence naming the argument (before: the parser's own message, such as
+    # "Port could not be cast to integer value as 'alert(1)'", or a crawl of host b.c)
+    ("javascript:alert(1)", "-a start='javascript:alert(1)': not an http(s) URL"),
+    ("mailto:team@b.example", "-a start='mailto:team@b.example': not an http(s) URL"),
+    ("data:text/html;base64", "-a start='data:text/html;base64': not an http(s) URL"),
+    ("ftp://127.0.0.1/pub/", "-a start='ftp://127.0.0.1/pub/': not an http(s) URL"),
+    ("http://[::1", "-a start='http://[::1': not a URL (Invalid IPv6 URL)"),
+    ("http://127.0.0.1:99999/", "-a start='http://127.0.0.1:99999/': not a URL (Port out of"),
+    ("http://site.example:x/", "-a start='http://site.example:x/': not a URL (Port could not"),
+    ("http://site.example:0/", "-a start='http://site.example:0/': not an http(s) URL"),
+    # kept: a host with a port, a bare host, an IDN host
+    ("localhost:8080/docs", "https://localhost:8080/docs"),
+    ("site.example", "https://site.example/"),
+    ("http://ex\u00e4mple.example/", "http://xn--exmple-cua.example/"),
+])
+def test_a_start_url_that_is_no_web_url_is_refused_in_one_sentence(start: str,
+                                                                   outcome: str) -> None:
+    if outcome.startswith("-a start="):
+        with pytest.raises(ValueError) as refused:
+            DomainCrawlConfig.from_arguments(start)
+        assert str(refused.value).startswith(outcome)
+    else:
+        assert DomainCrawlConfig.from_arguments(start).start_urls == (outcome,)
 
 
 def test_long_canonical_url_is_not_stored(full_crawl, hostile_server) -> None:

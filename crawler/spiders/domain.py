@@ -109,6 +109,11 @@ def _parse_regex(name: str, value: Any) -> re.Pattern[str] | None:
         raise ValueError(f"-a {name}={value!r}: not a valid regular expression ({exc})") from None
 
 
+#: A start URL given with a scheme other than http(s) and no ``//`` (``mailto:``, ``javascript:``,
+#: ``data:``): not a host to which ``https://`` is added (``localhost:8080`` is one, its port a number).
+OTHER_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?![0-9])")
+
+
 @dataclass(frozen=True)
 class DomainCrawlConfig:
     """The spider's arguments, validated once."""
@@ -133,12 +138,19 @@ class DomainCrawlConfig:
         if not urls:
             raise ValueError("no start URL: use -a start=https://site.example/")
         canonical = []
-        for url in urls:
-            if "://" not in url:
-                url = "https://" + url
-            if urlsplit(url).scheme not in ("http", "https") or not host_of(url):
-                raise ValueError(f"-a start={url!r}: not an http(s) URL")
-            canonical.append(canonicalize_url(url))
+        for given in urls:
+            if "://" not in given and OTHER_SCHEME.match(given):
+                raise ValueError(f"-a start={given!r}: not an http(s) URL")
+            url = given if "://" in given else "https://" + given
+            try:  # the port is read too: one out of range or not a number is no URL
+                parts = urlsplit(url)
+                readable = parts.port is None or parts.port > 0
+                canonical_url = canonicalize_url(url)
+            except ValueError as exc:  # an unclosed IPv6 bracket, a port that is no number
+                raise ValueError(f"-a start={given!r}: not a URL ({exc})") from None
+            if parts.scheme not in ("http", "https") or not host_of(url) or not readable:
+                raise ValueError(f"-a start={given!r}: not an http(s) URL")
+            canonical.append(canonical_url)
         render_mode = str(render).strip().lower()
         if render_mode not in RENDER_MODES:
             raise ValueError(f"-a render={render!r}: expected one of {', '.join(RENDER_MODES)}")
