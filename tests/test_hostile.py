@@ -580,18 +580,34 @@ def test_metadata_bound_is_exact(field_name: str, value: str, cut: bool) -> None
     assert "Some text of the page." in result.content_text
 
 
-def test_start_urls_answered_with_no_page_fail_the_crawl(hostile_server, tmp_path) -> None:
-    """A start URL that answers, but with a redirect loop, a redirect to no web URL, a binary
-    or an empty body gives nothing to crawl: exit code 6, as an HTTP error would, not 0."""
-    starts = ["/redirect/loop/a", "/redirect/nowhere/file", "/binary/pdf", "/empty",
-              "/bad-answer/garbage", "/coding/bomb", "/coding/zstd-broken"]
+#: Start URLs answered with no page, and the reason their line gives.
+NO_PAGE_STARTS = {
+    "/redirect/loop/a": "redirect loop", "/redirect/nowhere/file": "",
+    "/binary/pdf": "binary body (pdf)", "/empty": "empty body", "/bad-answer/garbage": "",
+    "/coding/bomb": "", "/coding/zstd-broken": "",
+    # before: skipped with an INFO line, and a crawl of nothing but these finished, exit 0
+    "/typed/octet-stream": "Content-Type application/octet-stream is not HTML",
+    "/typed/json": "Content-Type application/json is not HTML",
+    "/typed/two-types": "Content-Type application/pdf is not HTML",
+    "/private/page": "Forbidden by robots.txt",
+}
+
+
+@pytest.mark.parametrize("with_page", [False, True])
+def test_start_urls_answered_with_no_page_fail_the_crawl(with_page: bool, hostile_server,
+                                                         tmp_path) -> None:
+    """A start URL that answers, but with a redirect loop, a redirect to no web URL, a binary,
+    an empty or a non-HTML body, or that robots.txt forbids, gives nothing to crawl: exit code
+    6, as an HTTP error would, not 0. Beside a start URL that gives a page, each is said the
+    same way and the crawl finishes."""
+    starts = [*NO_PAGE_STARTS, *(["/ok/1"] if with_page else [])]
     result = run_crawl(",".join(hostile_server.base + s for s in starts), tmp_path,
                        spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
-    assert result.returncode == 6, result.log[-3000:]
-    assert result.stats["finish_reason"] == "start_failed"
-    for start in starts:
-        assert f"Start URL {hostile_server.base}{start} gave no page" in result.log
-    assert result.rows("url") == []
+    assert result.returncode == (0 if with_page else 6), result.log[-3000:]
+    assert result.stats["finish_reason"] == ("finished" if with_page else "start_failed")
+    for start, why in NO_PAGE_STARTS.items():
+        assert f"Start URL {hostile_server.base}{start} gave no page: {why}" in result.log
+    assert stored_paths(result, hostile_server) == (["/ok/1"] if with_page else [])
 
 
 @pytest.mark.parametrize(("starts", "code"), [
@@ -952,7 +968,9 @@ def test_unreadable_robots_txt_disallows_the_host(mode: str, tmp_path) -> None:
         fetched = {h.path for h in server.hits()} - {"/robots.txt"}
     finally:
         server.stop()
-    assert result.returncode == 0, result.log[-3000:]
+    # nothing could be fetched: the start URL is a failed start (before: exit 0)
+    assert result.returncode == 6, result.log[-3000:]
+    assert (f"Start URL {server.base}/ gave no page: Forbidden by robots.txt" in result.log)
     assert result.stats["robotstxt/unreadable"] == 1
     assert f"robots.txt of 127.0.0.1:{server.port} could not be read completely" in result.log
     assert fetched == set()  # not the start page, not /private/: nothing widened

@@ -473,11 +473,13 @@ class DomainSpider(Spider):
             stats.inc_value("skipped/non_html_content_type")
             logger.info("Skipped %s: Content-Type %s is not HTML (body not downloaded)",
                         response.url, stopped_type)
+            self._start_gave_no_page(response.request, f"Content-Type {stopped_type} is not HTML")
             return
         if not isinstance(response, TextResponse):
+            declared = response.headers.get("Content-Type", b"").decode("latin-1") or "no type"
             stats.inc_value("skipped/non_html_response")
-            logger.info("Skipped %s: the response is not text (%s)", response.url,
-                        response.headers.get("Content-Type", b"").decode("latin-1") or "no type")
+            logger.info("Skipped %s: the response is not text (%s)", response.url, declared)
+            self._start_gave_no_page(response.request, f"the response is not text ({declared})")
             return
         if not self.config.scope.host_in_scope(host_of(response.url)):
             # Whatever flags the request carried (a same-page redirect's dont_filter, a render
@@ -913,14 +915,14 @@ class DomainSpider(Spider):
         if failure.check(UnusableResponse):
             # counted and logged by the component that found it; a start URL answered with no
             # page (a redirect loop, an empty or binary body) is a failed start
-            if request.meta.get("is_start"):
-                self.start_requests_failed += 1
-                first = (request.meta.get("redirect_urls") or [request.url])[0]
-                logger.error("Start URL %s gave no page: %s", first, failure.getErrorMessage())
+            self._start_gave_no_page(request, failure.getErrorMessage())
             return
         if failure.check(StopDownload) or (failure.check(IgnoreRequest)
                                            and not failure.check(HttpError)):
-            return  # counted (and logged) by the component that stopped or refused it
+            # counted (and logged) by the component that stopped or refused it (robots.txt, a
+            # redirect to an internal address): a start URL so refused gave no page
+            self._start_gave_no_page(request, failure.getErrorMessage() or "refused")
+            return
         kind = self._error_kind(failure)
         self.crawler.stats.inc_value(f"errors/{kind}")
         if request.meta.get("is_start"):
@@ -932,6 +934,17 @@ class DomainSpider(Spider):
             logger.error("Start URL %s could not be fetched: %s", request.url, reason)
         else:
             logger.warning("Failed to fetch %s: %s", request.url, reason)
+
+    def _start_gave_no_page(self, request: Request, why: str) -> None:
+        """Count a start URL whose answer is no page, or which was refused before its download,
+        as a failed start, with one ERROR line: a crawl whose every start URL so ends, and that
+        finds no page any other way, ends as ``start_failed`` instead of finishing with nothing
+        stored."""
+        if not request.meta.get("is_start") or request.meta.get(START_LEFT_SCOPE_META):
+            return  # (one redirected out of scope was counted and said when it was scheduled)
+        self.start_requests_failed += 1
+        first = (request.meta.get("redirect_urls") or [request.url])[0]
+        logger.error("Start URL %s gave no page: %s", first, why)
 
     def on_request_scheduled(self, request: Request, spider: Spider | None = None) -> None:
         """Catch a start URL redirected to a host outside the crawl's scope as it is scheduled

@@ -536,6 +536,21 @@ class HostileHandler(BaseHTTPRequestHandler):
         body = {"pdf": pages.pdf_bytes, "png": pages.png_bytes, "zip": pages.zip_bytes}[rest]()
         self.send(200, body, "text/html")
 
+    def typed(self, rest: str, query: dict, count: int) -> None:
+        """A 200 whose declared media type is no page: ``octet-stream`` (an HTML page served as
+        ``application/octet-stream``), ``json``, ``two-types`` (``text/html``, then a second
+        ``Content-Type: application/pdf``, which the client reads)."""
+        page = pages.control_page(f"typed {rest}").encode()
+        if rest == "two-types":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                             b"Content-Type: application/pdf\r\nContent-Length: "
+                             + str(len(page)).encode() + b"\r\n\r\n" + page)
+            self.close_connection = True
+            return
+        body, kind = {"octet-stream": (page, "application/octet-stream"),
+                      "json": (b'{"page": 1}', "application/json")}[rest]
+        self.send(200, body, kind)
+
     def gzipped(self, rest: str, query: dict, count: int) -> None:
         """``broken``: garbage after a gzip magic number; ``truncated``: half a real stream."""
         real = gzip.compress(pages.control_page("gzip").encode())
@@ -710,6 +725,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/huge", HostileHandler.huge),
     ("/huge/", HostileHandler.huge),
     ("/binary/", HostileHandler.binary),
+    ("/typed/", HostileHandler.typed),
     ("/gzip/", HostileHandler.gzipped),
     ("/empty", HostileHandler.empty),
     ("/charset/", HostileHandler.charset),
