@@ -329,6 +329,20 @@ RULE_CASES = [
      "</script></body></html>",
      ["Tides", "Paragraph 0:", "Paragraph 3:"],
      ["Permalink", "Tide tables of the pier", "Search the harbour", "built with MkDocs"]),
+    # Hexo: Sphinx-like header links, but a meta generator; the post's body is the element the
+    # theme renders the Markdown into, without the meta line, licence box and neighbours.
+    ("hexo",
+     "<html><head><title>Harbour repairs</title><meta name='generator' content='Hexo 8.1.2'>"
+     "</head><body><main><article class='post-content'><h1 id='seo-header'>Harbour repairs</h1>"
+     "<p class='note note-info'>Last updated on November 25, 2026 am</p><div class="
+     "'markdown-body'><h2 id='tides'><a href='#tides' class='headerlink' title='Tides'></a>Tides"
+     "</h2>" + STORY_PARAGRAPHS + "</div><div><div class='license-box'><div class='license-title'>"
+     "<div>Harbour repairs</div><div>http://harbour.example/2024/repairs/</div></div><div class="
+     "'license-meta'><div>Author</div><div>Maren Holt</div></div></div><div class='post-prevnext'>"
+     "<article class='post-prev'><a href='/2024/tides/'>Tide tables of the pier</a><span>Previous"
+     "</span></article></div></div></article></main></body></html>",
+     ["Tides", "Paragraph 0:", "Paragraph 3:"],
+     ["Last updated on", "http://harbour.example", "Tide tables of the pier", "Maren Holt"]),
     ("docusaurus",
      "<html><head><title>Release 3.3</title><meta name='generator' content='Docusaurus v3.10.2'>"
      "</head><body><main><article><header><h2>Release 3.3</h2><div class='avatar'><div class="
