@@ -225,18 +225,28 @@ def _collapsed(text: str) -> str:
     return _WS.sub(" ", text)
 
 
-def _flush(buf: list[str], out: list[str], line_break: str) -> None:
-    """Turn pending inline pieces into one paragraph block (``line_break`` joins its lines)."""
-    if buf:
-        text = "".join(buf)
-        if "\n" in text:
-            lines = [_single_spaced(line).strip() for line in text.split("\n")]
-            para = line_break.join(line for line in lines if line)
-        else:
-            para = _single_spaced(text).strip()
-        if para:
-            out.append(para)
-        buf.clear()
+def _paragraph(buf: list[str], line_break: str) -> str:
+    """Pending inline pieces as one paragraph (``line_break`` joins its lines; empty when the
+    pieces hold only white space)."""
+    text = "".join(buf)
+    if "\n" in text:
+        lines = [_single_spaced(line).strip() for line in text.split("\n")]
+        return line_break.join(line for line in lines if line)
+    return _single_spaced(text).strip()
+
+
+def _flush(md_buf: list[str], tx_buf: list[str], md_out: list[str], tx_out: list[str]) -> None:
+    """Turn the pending inline pieces of both forms into one paragraph block each (Markdown's
+    lines joined by a hard break, the text's by a newline); the buffers are emptied. The two
+    buffers always hold the same number of pieces: every piece has both forms."""
+    para = _paragraph(md_buf, "  \n")
+    if para:
+        md_out.append(para)
+    para = _paragraph(tx_buf, "\n")
+    if para:
+        tx_out.append(para)
+    md_buf.clear()
+    tx_buf.clear()
 
 
 def _flat(blocks: list[str]) -> str:
@@ -254,6 +264,17 @@ class _Renderer:
     # ---- blocks
     def blocks(self, el: HtmlElement) -> Blocks:
         """The blocks of a container's content (text, inline children and block children mixed)."""
+        if not len(el):
+            # No child (a third of the elements met): the text alone is one paragraph. Text
+            # through ``_collapsed`` holds no line break, tab, no-break space or run of
+            # spaces, and escaping adds none, so flushing it would only strip it.
+            text = el.text
+            if not text:
+                return [], []
+            text = _collapsed(text)
+            md = _escape(text).strip()
+            tx = text.strip()
+            return ([md] if md else []), ([tx] if tx else [])
         md_out: list[str] = []
         tx_out: list[str] = []
         md_buf: list[str] = []
@@ -267,9 +288,7 @@ class _Renderer:
             if tag is not None:
                 if tag in BLOCK_TAGS:
                     if md_buf:
-                        _flush(md_buf, md_out, "  \n")
-                    if tx_buf:
-                        _flush(tx_buf, tx_out, "\n")
+                        _flush(md_buf, tx_buf, md_out, tx_out)
                     md, tx = self.block(child, tag)
                     md_out.extend(md)
                     tx_out.extend(tx)
@@ -283,9 +302,7 @@ class _Renderer:
                 md_buf.append(_escape(text))
                 tx_buf.append(text)
         if md_buf:
-            _flush(md_buf, md_out, "  \n")
-        if tx_buf:
-            _flush(tx_buf, tx_out, "\n")
+            _flush(md_buf, tx_buf, md_out, tx_out)
         return md_out, tx_out
 
     def block(self, el: HtmlElement, tag: str | None = None) -> Blocks:
@@ -449,9 +466,17 @@ class _Renderer:
             if not code.strip():
                 return code, code
             return _code_span(code), code
-        md_parts, tx_parts = self._inline_parts(el)
-        md = "".join(md_parts)
-        tx = "".join(tx_parts)
+        if len(el):
+            md_parts, tx_parts = self._inline_parts(el)
+            md = "".join(md_parts)
+            tx = "".join(tx_parts)
+        else:  # text alone (most inline elements): its one piece
+            text = el.text
+            if text:
+                tx = _collapsed(text)
+                md = _escape(tx)
+            else:
+                md = tx = ""
         if tag == "a":
             if _PERMALINK.match(tx) and (el.get("href") or "").startswith("#"):
                 return "", ""  # a heading's permalink marker, not content
