@@ -940,8 +940,11 @@ class DomainSpider(Spider):
         as a failed start, with one ERROR line: a crawl whose every start URL so ends, and that
         finds no page any other way, ends as ``start_failed`` instead of finishing with nothing
         stored."""
-        if not request.meta.get("is_start") or request.meta.get(START_LEFT_SCOPE_META):
-            return  # (one redirected out of scope was counted and said when it was scheduled)
+        if not request.meta.get("is_start"):
+            return
+        if request.meta.get(START_LEFT_SCOPE_META) and self.config is not None \
+                and not self.config.scope.host_in_scope(host_of(request.url)):
+            return  # redirected out of the scope: counted and said when it was scheduled
         self.start_requests_failed += 1
         first = (request.meta.get("redirect_urls") or [request.url])[0]
         logger.error("Start URL %s gave no page: %s", first, why)
