@@ -184,6 +184,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "no-snippet": ("crawler.extraction.clean", "_no_snippet_blocks", lambda *a, **k: []),
     "orphan-label": ("crawler.extraction.clean", "labels_before", lambda *a, **k: []),
     "script-button": ("crawler.extraction.link_buttons", "_script_button", lambda *a, **k: False),
+    "teaser-box": ("crawler.extraction.teaser_lists", "row_boxes", lambda *a, **k: {}),
     "teaser-card": ("crawler.extraction.teaser_lists", "find_lone_cards", lambda *a, **k: []),
     "tail-label": ("crawler.extraction", "trim_tail_labels", lambda *a, **k: 0),
     "tail-note": ("crawler.extraction", "trim_tail_notes", lambda *a, **k: 0),

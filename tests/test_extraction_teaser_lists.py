@@ -108,6 +108,24 @@ CASES = [
      STORY + "".join(card(i).replace("Zusammenfassung", "Die Fähre fuhr lange Zeit nicht. " * 15)
                      for i in range(3)),
      ["Fähre Nummer 0", "Fähre Nummer 2", "Absatz 4"], []),
+    ("a box of titled teaser lists goes whole, its headings (one naming a linked author) too",
+     STORY + "<div class='more'><h2>Mehr von <a href='/autoren/anna'>Anna</a></h2><ul>"
+     + "".join(f"<li><a href='/2024/faehre-{i}-faehrt-wieder'>Fähre Nummer {i} fährt wieder "
+               f"zur Insel</a></li>" for i in range(4))
+     + "</ul><h2>Neueste Meldungen</h2><ul>"
+     + "".join(f"<li><a href='/2024/markt-{i}-zieht-um'>Der Wochenmarkt Nummer {i} zieht zum "
+               f"Kai</a></li>" for i in range(4)) + "</ul></div>" + PARAGRAPHS[0],
+     ["Absatz 0", "Absatz 4"],
+     ["Mehr von", "Fähre Nummer 0", "Neueste Meldungen", "Der Wochenmarkt Nummer 3"]),
+    ("a box of the story's sections, prose beside each list, stays",
+     inside("<div class='section'><h2>Fähren</h2><p>Die Fähren fahren ab Montag wieder nach "
+            "dem Sommerfahrplan, wie die Reederei mitteilte, Abschnitt eins.</p><ul>"
+            + "".join(f"<li><a href='/2024/faehre-{i}-faehrt-wieder'>Fähre Nummer {i} fährt "
+                      f"wieder zur Insel</a></li>" for i in range(4))
+            + "</ul><h2>Markt</h2><ul>"
+            + "".join(f"<li><a href='/2024/markt-{i}-zieht-um'>Der Wochenmarkt Nummer {i} "
+                      f"zieht zum Kai</a></li>" for i in range(4)) + "</ul></div>"),
+     ["Fähre Nummer 0", "Der Wochenmarkt Nummer 3", "Abschnitt eins", "Absatz 4"], []),
     ("a page made of cards with a short introduction lists pages",
      "<p>Alle Meldungen zum Hafen.</p>" + row("".join(card(i) for i in range(6))),
      ["Alle Meldungen zum Hafen", "Fähre Nummer 0", "Zusammenfassung 5"], []),

@@ -25,6 +25,10 @@ and too large for the tail's share. The rule reads structure only:
   between the story's paragraphs is the story's own, and so is a row titled by a heading with
   another heading of its level beside it (a section of the page's own outline: a hub page's
   index of documents, section after section);
+- a row in a box holding nothing but teaser rows and headings (``teaser-box``: "more from this
+  author" over "latest", each under its heading) goes with the whole box, wherever it stands
+  and whatever its headings (a linked author's name, a heading beside another): a section of
+  the story's own outline holds prose beside its headings;
 - a *lone card* goes too when it stands after the story's last paragraph: a box (an element
   below the container of at most ``teaser_card_max_chars``, holding no other heading) around
   a heading that is all one headline link, or that a headline link wraps (a story's own
@@ -59,6 +63,8 @@ from crawler.extraction.vocabulary import HEADING_TAGS
 
 TEASER_RULE = "teaser-list"
 """The rule's name in the trace."""
+TEASER_BOX_RULE = "teaser-box"
+"""Name of the part that takes a box of titled rows whole (:func:`row_boxes`)."""
 
 _WORD = re.compile(r"\w+")
 _BLOCKS = frozenset({"p", "div", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "figure",
@@ -282,13 +288,46 @@ def _in_flow(rows: list[etree._Element], titles: dict[etree._Element, etree._Ele
     last = _story_end(blocks, set(rows), titles, t)
     firsts = _first_blocks(blocks, rows)
     kept = []
+    boxes = row_boxes(rows, container)
     for row in rows:
-        if _outline_section(row, titles[row]):
+        boxed = row in boxes
+        if not boxed and _outline_section(row, titles[row]):
             continue
         first = firsts[row]
-        if first is None or first > last or _boxed(row, titles[row], container):
+        if first is None or first > last or boxed or _boxed(row, titles[row], container):
             kept.append(row)
     return kept
+
+
+def row_boxes(rows: list[etree._Element],
+              container: etree._Element) -> dict[etree._Element, etree._Element]:
+    """The box each row shares only with headings and other rows (below the container): a
+    module of titled teaser lists ("more from this author", then "latest"), whose headings
+    title the rows, never the story's own outline (a row whose parent holds anything else has
+    none). Structural: a section of the story holds prose beside its headings. Each parent is
+    read once, whatever the number of rows it holds."""
+    found = set(rows)
+    verdicts: dict[etree._Element, bool] = {}
+    out: dict[etree._Element, etree._Element] = {}
+    for row in rows:
+        parent = row.getparent()
+        if parent is None or parent is container:
+            continue
+        verdict = verdicts.get(parent)
+        if verdict is None:
+            headings, other = 0, False
+            for child in parent:
+                if not isinstance(child.tag, str):
+                    continue
+                if child.tag in HEADING_TAGS:
+                    headings += 1
+                elif child not in found:
+                    other = True
+                    break
+            verdict = verdicts[parent] = bool(headings) and not other
+        if verdict:
+            out[row] = parent
+    return out
 
 
 def _after_story(cards: list[etree._Element], rows: list[etree._Element],
@@ -350,7 +389,16 @@ def drop_teaser_lists(container: etree._Element, url: str, t: Thresholds,
     if blocks is None:
         blocks = text_blocks(container)
     titles = {row: _row_title(row, container, t) for row in rows}
+    found = rows
     rows = _in_flow(rows, titles, container, blocks, t)
+    boxes = row_boxes(found, container)
+    taken = list(dict.fromkeys(boxes[row] for row in rows if row in boxes))
+    rows = list(dict.fromkeys(boxes.get(row, row) for row in rows))
+    titles.update((box, None) for box in taken)
+    if trace is not None and taken:
+        trace.append({"step": "clean", "action": "removed", "rule": TEASER_BOX_RULE,
+                      "why": "a box holding only teaser rows and their headings goes whole",
+                      "text": [" ".join(text_content(box).split())[:60] for box in taken]})
     cards = _after_story(find_lone_cards(container, url, t, rows, links), rows, titles, blocks, t)
     titles.update((card, None) for card in cards)
     rows += cards
