@@ -50,20 +50,40 @@ def _remove(el: etree._Element, keep_text: bool = False) -> None:
     parent.remove(el)
 
 
+_STRIP_WALK_TAGS = ("a", "form", *sorted(STRIPPED_TAGS))
+"""The tags :func:`strip_non_content` lists in its walk (fields and noscripts are among the
+stripped tags)."""
+
+
 def strip_non_content(root: etree._Element, cleaning: CleaningRules,
                       t: Thresholds = THRESHOLDS) -> int:
-    """Drop scripts, styles, templates and other never-content elements from a tree; count them."""
-    for el in root.iter("noscript"):
+    """Drop scripts, styles, templates and other never-content elements from a tree; count them.
+
+    The elements each step reads by tag (noscripts, links, fields, forms, what is dropped) are
+    listed in one walk of the tree, in document order: the steps before the drop rename a few
+    of them and set attributes, and move or remove none."""
+    tagged: dict[str, list[etree._Element]] = {}
+    listed = list(root.iter(*_STRIP_WALK_TAGS))
+    for el in listed:
+        found = tagged.get(el.tag)
+        if found is None:
+            tagged[el.tag] = [el]
+        else:
+            found.append(el)
+    for el in tagged.get("noscript", ()):
         if len("".join(text_content(el).split())) >= t.noscript_content_chars:
             el.tag = "div"
             el.set("data-was", "noscript")
     _mark_controlled_panels(root, t)
-    _unwrap_script_links(root)
-    for box in _signup_boxes(root, t):
+    _unwrap_script_links(root, tagged.get("a", []))
+    fields = None  # the email fields of the whole document: listed when root is its root
+    if root.getparent() is None:
+        fields = [el for el in tagged.get("input", ()) if el.get("type") == "email"]
+    for box in _signup_boxes(root, t, fields):
         box.set(SIGNUP, "")
-    for box in _form_boxes(root, t):
+    for box in _form_boxes(root, t, tagged.get("form", [])):
         box.set(FORM_BOX, "")
-    doomed = [el for el in root.iter(*STRIPPED_TAGS)]
+    doomed = [el for el in listed if el.tag in STRIPPED_TAGS]  # a noscript kept is a div now
     for el in doomed:
         _remove(el)
     _close_swallowing_chrome(root, cleaning.chrome.tags, t)
@@ -121,12 +141,14 @@ _SCRIPT_SCHEME_CASE = str.maketrans("JAVSCRIPT", "javscript")
 _XML_SPACE = " \t\r\n"
 
 
-def _script_links(root: etree._Element) -> list[etree._Element]:
+def _script_links(root: etree._Element,
+                  links: list[etree._Element] | None = None) -> list[etree._Element]:
     """The links whose address, leading white space left out, starts with ``javascript:`` in
     any case (what XPath's ``normalize-space`` and ``translate`` read, tested per link in
-    Python: XPath copies every address to test it)."""
+    Python: XPath copies every address to test it); ``links``: the ``a`` elements under root,
+    when the caller listed them already."""
     out = []
-    for link in root.iter("a"):
+    for link in root.iter("a") if links is None else links:
         href = link.get("href")
         if href and href.lstrip(_XML_SPACE)[:len(_SCRIPT_SCHEME)].translate(
                 _SCRIPT_SCHEME_CASE) == _SCRIPT_SCHEME:
@@ -134,13 +156,15 @@ def _script_links(root: etree._Element) -> list[etree._Element]:
     return out
 
 
-def _unwrap_script_links(root: etree._Element) -> None:
+def _unwrap_script_links(root: etree._Element,
+                         links: list[etree._Element] | None = None) -> None:
     """Make a ``javascript:`` link plain text: it leads nowhere, so its text (a glossary term, a
     "show more" over the story's own words) is text, not a link that makes its block look like
     navigation; the sanitiser would drop the address anyway. The span is marked
     (``SCRIPT_LINK``): a block that is nothing but one of them is a control ("back", "print"),
-    which the link-button rule removes."""
-    for link in _script_links(root):
+    which the link-button rule removes. ``links``: the ``a`` elements under root, when the
+    caller listed them already."""
+    for link in _script_links(root, links):
         link.tag = "span"
         del link.attrib["href"]
         link.set(SCRIPT_LINK, "")
@@ -153,11 +177,13 @@ SCRIPT_LINK = "data-script-link"
 SIGNUP = "data-signup-box"
 """Marks a sign-up box (set before the form fields are stripped); cleaning removes it."""
 _SIGNUP_MARKED = etree.XPath(f"descendant-or-self::*/@{SIGNUP}/..")
-def _signup_boxes(root: etree._Element, t: Thresholds) -> list[etree._Element]:
+def _signup_boxes(root: etree._Element, t: Thresholds,
+                  fields: list[etree._Element] | None = None) -> list[etree._Element]:
     """The largest block around each email field whose text stays short, inside any list item:
-    the sign-up box, with its pitch, its labels and its thank-you message."""
+    the sign-up box, with its pitch, its labels and its thank-you message (``fields``: the
+    document's email fields, in document order, when the caller listed them already)."""
     boxes: list[etree._Element] = []
-    for field in root.xpath('//input[@type="email"]'):
+    for field in root.xpath('//input[@type="email"]') if fields is None else fields:
         box = None
         for anc in field.iterancestors():
             if anc.tag in ("body", "html") \
@@ -179,15 +205,17 @@ _FILLABLE = etree.XPath(
     "'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), ' ')))])")
 
 
-def _form_boxes(root: etree._Element, t: Thresholds) -> list[etree._Element]:
+def _form_boxes(root: etree._Element, t: Thresholds,
+                forms: list[etree._Element] | None = None) -> list[etree._Element]:
     """Forms the reader fills in (a field to type in, a choice to tick or select) whose text
     stays short: a comment form, a "rate this page" poll, a contact or search form. Its text is
     labels and prompts, never the page's content, in any language. The box is the form with
     the wrappers around it that add at most ``form_box_extra_chars`` (its heading, a line of
     notes), inside any list item; a form holding more than ``form_box_max_chars`` is a page
-    wrapped in a form (ASP.NET) and holds none."""
+    wrapped in a form (ASP.NET) and holds none. ``forms``: the forms under root, in document
+    order, when the caller listed them already."""
     boxes: list[etree._Element] = []
-    for form in root.iter("form"):
+    for form in root.iter("form") if forms is None else forms:
         if any(_is_inside(form, {b}) for b in boxes) or not _FILLABLE(form):
             continue
         own = _visible_chars(form, t.form_box_max_chars)
