@@ -73,6 +73,7 @@ from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from twisted.web._newclient import HTTPClientParser
 
 from crawler.render_body_limit import DocumentBodyWatch
+from crawler.response_headers import bound_response_headers
 from crawler.rendering import SERVER_BODY_META
 
 logger = logging.getLogger(__name__)
@@ -234,6 +235,7 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
+        bound_response_headers(self._pool, crawler)  # plain requests, as without rendering
         # The parent starts Playwright on engine_started (one of two hooks, by Scrapy version).
         for receiver in (self._maybe_launch_in_thread, self._engine_started):
             crawler.signals.disconnect(receiver, signal=signals.engine_started)

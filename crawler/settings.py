@@ -48,6 +48,14 @@ RETRY_TIMES = 2
 # Bodies larger than this are cancelled (and counted); past the warning size a line is logged.
 DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 5 * 1024 * 1024
+# Bytes of an answer's status line and header lines; past them it fails, counted, not retried
+# (a server sending header lines forever filled memory; chromium stops at 256 KiB, but a page
+# setting 100 cookies of 4 kB sends 400 kB of them). 0: no bound.
+RESPONSE_HEADERS_MAX_SIZE = 1024 * 1024
+DOWNLOAD_HANDLERS = {
+    "http": "crawler.response_headers.BoundedHeadersDownloadHandler",
+    "https": "crawler.response_headers.BoundedHeadersDownloadHandler",
+}
 
 # One page reached under several URLs (fragments, tracking parameters, query order) is one page.
 REQUEST_FINGERPRINTER_CLASS = "crawler.fingerprint.CanonicalRequestFingerprinter"

@@ -488,6 +488,10 @@ CODING_CASES = [
          "b'HELLO THERE'); not retried",
          not_stored=tuple(f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
                                                              "two-lengths"))),
+    Case("header lines sent forever", {"response/headers_too_large": 1},
+         "Answer of {base}/bad-answer/endless-headers not read: its header section larger than "
+         "RESPONSE_HEADERS_MAX_SIZE (1048576 bytes) (the last line read began b'X-Header-",
+         not_stored=("/bad-answer/endless-headers",)),
     Case("a gzipped sitemap that decompresses past DOWNLOAD_MAXSIZE", {"sitemaps/too_large": 1},
          "WARNING: Ignored {base}/sitemaps/bomb.xml.gz: a gzipped sitemap of ",
          not_stored=("/ok/bomb",)),
@@ -520,6 +524,16 @@ def test_an_answer_that_is_no_http_is_not_retried(kind: str, codings_crawl) -> N
     result, server = codings_crawl
     assert len(server.hits(f"/bad-answer/{kind}")) == 1
     assert f"Not an HTTP answer from {server.base}/bad-answer/{kind} (" in result.log
+
+
+def test_header_lines_sent_forever_are_read_once_and_bounded(codings_crawl) -> None:
+    """Header lines as fast as the client reads them: before, memory grew until DOWNLOAD_TIMEOUT
+    (half a gigabyte in 3 s), which failed the answer and retried it twice. Now the answer is
+    given up past RESPONSE_HEADERS_MAX_SIZE, once; the rest of the crawl is stored."""
+    result, server = codings_crawl
+    assert len(server.hits("/bad-answer/endless-headers")) == 1
+    assert "errors/DownloadTimeoutError" not in result.stats
+    assert {"/group/codings", "/ok/1", "/coding/zstd-ok"} <= set(stored_paths(result, server))
 
 
 def test_an_answer_cut_short_is_retried_with_a_readable_line(codings_crawl) -> None:

@@ -31,6 +31,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import ResponseDataLossError
 from twisted.web._newclient import ParseError, ResponseFailed
 
+from crawler.response_headers import HeadersTooLarge
 from crawler.unusable import UnusableResponse
 
 logger = logging.getLogger(__name__)
@@ -112,6 +113,11 @@ class ProtocolErrorMiddleware:
         else:
             reason, line = type(error).__name__, (error.args or ("",))[0]
         quoted = line[:QUOTED_CHARS] if isinstance(line, bytes) else str(line)[:QUOTED_CHARS]
+        if isinstance(error, HeadersTooLarge):
+            self.stats.inc_value("response/headers_too_large")
+            logger.warning("Answer of %s not read: its %s (the last line read began %r); "
+                           "not retried", request.url, reason, quoted)
+            raise UnusableResponse(str(reason))
         self.stats.inc_value("response/not_http")
         logger.warning("Not an HTTP answer from %s (%s: %r); not retried", request.url,
                        reason, quoted)

@@ -328,12 +328,15 @@ class HostileHandler(BaseHTTPRequestHandler):
 
     def refresh(self, rest: str, query: dict, count: int) -> None:
         """A page whose meta refresh points at ``javascript:``, ``mailto:``, no readable URL
-        (``unreadable``), or at the other of two pages refreshing to each other (``loop-a``,
-        ``loop-b``)."""
+        (``unreadable``), at the other of two pages refreshing to each other (``loop-a``,
+        ``loop-b``), or at itself: every minute by its absolute URL (``self``), at once by its
+        path (``self-now``), as pages that reload themselves do."""
         target = {"javascript": "javascript:alert(1)", "mailto": "mailto:team@example.org",
                   "unreadable": "http://[::1", "loop-a": "/refresh/loop-b",
-                  "loop-b": "/refresh/loop-a"}[rest]
-        head = f'<meta http-equiv="refresh" content="0; url={target}">'
+                  "loop-b": "/refresh/loop-a", "self": f"{self.origin}/refresh/self",
+                  "self-now": "/refresh/self-now"}[rest]
+        delay = 60 if rest == "self" else 0
+        head = f'<meta http-equiv="refresh" content="{delay}; url={target}">'
         self.send(200, pages.article(f"Refresh to {rest}", [f"Refresh page {rest}. "
                                                            + pages.FILLER], head=head))
 
@@ -588,7 +591,17 @@ class HostileHandler(BaseHTTPRequestHandler):
         (``garbage``: text; ``code``: a status that is not a number), a header name holding a
         NUL byte (``nul-header``), two Content-Length headers that disagree
         (``two-lengths``); or a header line of 200 kB, longer than the client reads
-        (``long-header``)."""
+        (``long-header``); or header lines of 8 kB, sent as fast as the client reads them, up to
+        256 MB (``endless-headers``)."""
+        if rest == "endless-headers":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n")
+            line = b": " + b"h" * 8000 + b"\r\n"
+            for n in range(32 * 1024):
+                if self.server.stopping.is_set():
+                    break
+                self.wfile.write(b"X-Header-%d" % n + line)
+            self.close_connection = True
+            return
         body = pages.control_page("bad answer").encode()
         length = b"Content-Length: " + str(len(body)).encode() + b"\r\n"
         status = {"garbage": b"HELLO THERE\r\n", "code": b"HTTP/1.1 2OO OK\r\n"}.get(
@@ -794,7 +807,8 @@ GROUPS: dict[str, list[str]] = {
     "codings": [f"/coding/{kind}" for kind in ("zstd-broken", "zstd-ok", "deflate-broken",
                                                "gzip-gzip", "gzip-gzip-broken", "bomb")]
                + [f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
-                                                      "two-lengths", "long-header")]
+                                                      "two-lengths", "long-header",
+                                                      "endless-headers")]
                + ["/metadata/huge", "/malformed/huge-script"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
                   "/malformed/nulls"],

@@ -1,0 +1,129 @@
+"""Bound the header section of an answer, as ``DOWNLOAD_MAXSIZE`` bounds its body.
+
+Twisted's HTTP client limits each header line (16 KiB) but not how many lines come: a server
+that sends header lines forever, fast, filled the crawl's memory until ``DOWNLOAD_TIMEOUT``
+(half a gigabyte in 3 s from a local server), and ``DOWNLOAD_MAXSIZE`` counts only the body.
+Here the bytes of the status line and header lines of each answer are counted as they arrive;
+past ``RESPONSE_HEADERS_MAX_SIZE`` (1 MiB; chromium gives up at 256 KiB with
+``ERR_RESPONSE_HEADERS_TOO_BIG``, curl at 300 KiB, and sites that set a hundred cookies of 4 kB
+on a page send 400 kB) the connection is closed and the answer fails with
+:class:`HeadersTooLarge`, a parse error that :mod:`crawler.middlewares.protocol_errors` counts
+(``response/headers_too_large``), logs once and does not retry. ``0`` turns the bound off.
+
+The parser is Scrapy's lenient one (it skips header lines without a colon) with the count
+added; Scrapy's handler swaps its class in the same way, the only way Twisted leaves to choose
+the parser of a request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scrapy.core.downloader.handlers.http11 import (
+    HTTP11DownloadHandler,
+    _LenientHTTP11ClientFactory,
+    _LenientHTTP11ClientProtocol,
+    _LenientHTTPClientParser,
+)
+from scrapy.crawler import Crawler
+from scrapy.settings import BaseSettings
+from twisted.web._newclient import ParseError
+from twisted.web.client import HTTPConnectionPool
+
+from crawler.startup import read_number, read_or_refuse
+
+#: Bytes of the header line at which the answer was given up, kept in the error (and the log).
+QUOTED_BYTES = 120
+
+
+class HeadersTooLarge(ParseError):
+    """The status line and header lines of an answer passed RESPONSE_HEADERS_MAX_SIZE."""
+
+
+@dataclass(frozen=True)
+class ResponseHeadersConfig:
+    """The bound on an answer's header section, read once."""
+
+    #: Bytes of status line and header lines (with their line ends) an answer may have; 0: any.
+    max_size: int
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> ResponseHeadersConfig:
+        """Read RESPONSE_HEADERS_MAX_SIZE."""
+        return cls(max_size=read_number(settings, "RESPONSE_HEADERS_MAX_SIZE", whole=True,
+                                        minimum=0))
+
+
+class _BoundedHeadersParser(_LenientHTTPClientParser):
+    """Scrapy's lenient parser, counting the bytes of the lines it receives: the status line
+    and header lines only (the body is read in raw mode, never as lines)."""
+
+    header_limit: int
+    header_bytes: int
+
+    def lineReceived(self, line: bytes) -> None:  # noqa: N802 - Twisted's name
+        """Count the line (and its CR LF); fail the answer once past the limit."""
+        self.header_bytes += len(line) + 2
+        if self.header_bytes > self.header_limit:
+            raise HeadersTooLarge(f"header section larger than RESPONSE_HEADERS_MAX_SIZE "
+                                  f"({self.header_limit} bytes)", line[:QUOTED_BYTES])
+        super().lineReceived(line)
+
+
+class _BoundedHeadersProtocol(_LenientHTTP11ClientProtocol):
+    """A connection whose every answer is read by :class:`_BoundedHeadersParser`."""
+
+    header_limit: int = 0
+
+    def request(self, request: Any) -> Any:
+        """Send the request; the parser its answer gets counts the header bytes."""
+        deferred = super().request(request)
+        parser = self._parser
+        assert parser is not None  # request() always makes one (see Scrapy's protocol)
+        parser.__class__ = _BoundedHeadersParser
+        parser.header_limit = self.header_limit  # type: ignore[attr-defined]
+        parser.header_bytes = 0  # type: ignore[attr-defined]
+        return deferred
+
+
+class _BoundedHeadersFactory(_LenientHTTP11ClientFactory):
+    """Builds :class:`_BoundedHeadersProtocol` connections with the crawl's limit."""
+
+    def __init__(self, quiescentCallback: Any, metadata: Any, *,  # noqa: N803 - Twisted's name
+                 header_limit: int) -> None:
+        super().__init__(quiescentCallback, metadata)
+        self.header_limit = header_limit
+
+    def buildProtocol(self, addr: Any) -> _BoundedHeadersProtocol:  # noqa: N802
+        """A connection that bounds its answers' headers."""
+        protocol = _BoundedHeadersProtocol(self._quiescentCallback)
+        protocol.header_limit = self.header_limit
+        return protocol
+
+
+class _FactoryWithLimit:
+    """What the connection pool calls to make a factory: one with the crawl's limit."""
+
+    def __init__(self, header_limit: int) -> None:
+        self.header_limit = header_limit
+
+    def __call__(self, quiescent: Any, metadata: Any) -> _BoundedHeadersFactory:
+        """The factory of one endpoint's connections."""
+        return _BoundedHeadersFactory(quiescent, metadata, header_limit=self.header_limit)
+
+
+def bound_response_headers(pool: HTTPConnectionPool, crawler: Crawler) -> None:
+    """Make the connections of ``pool`` bound their answers' header sections (unless
+    RESPONSE_HEADERS_MAX_SIZE is 0); a bad value stops the crawl as it opens."""
+    config = read_or_refuse(crawler, ResponseHeadersConfig.from_settings)
+    if config.max_size:
+        pool._factory = _FactoryWithLimit(config.max_size)  # noqa: SLF001 - Twisted's hook
+
+
+class BoundedHeadersDownloadHandler(HTTP11DownloadHandler):
+    """Scrapy's HTTP/1.1 download handler, its answers' header sections bounded."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        bound_response_headers(self._pool, crawler)
