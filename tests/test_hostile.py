@@ -141,6 +141,9 @@ CASES = [
          not_stored=tuple(f"/redirect/nowhere/{kind}" for kind in ("file", "bracket", "port"))),
     Case("meta refresh to an unreadable URL", {"redirect/refresh_ignored": 3},
          "Ignored the meta refresh of {base}/refresh/unreadable", stored=("/refresh/unreadable",)),
+    Case("a page whose meta refresh names its own URL (every minute, at once)",
+         {"redirect/refresh_self": 2}, "{base}/refresh/self refreshes to itself",
+         stored=("/refresh/self", "/refresh/self-now", "/redirect/pretty/refresh/")),
     Case("two pages refreshing to each other", {"redirect/refresh_loop": 1},
          "Meta refresh loop: {base}/refresh/loop-"),
 ]

@@ -19,7 +19,9 @@ as a link that long is not; an HTTP redirect whose ``Location`` is no web URL (`
 ``ftp:``, ``javascript:``, ``data:``, an unclosed IPv6 bracket, a port out of range) is not
 followed either (``redirect/invalid_target``); a ``<meta http-equiv=refresh>`` to anything but
 an http(s) URL (``javascript:``, ``mailto:``, an unreadable URL) is no redirect: the page
-itself is kept (``redirect/refresh_ignored``). A redirect that is not followed raises
+itself is kept (``redirect/refresh_ignored``), as is a page whose refresh names its own URL, a
+page that reloads itself every minute (``redirect/refresh_self``; before, a redirect loop that
+lost the page). A redirect that is not followed raises
 :class:`~crawler.unusable.UnusableResponse`: a start URL answered that way is a failed start.
 """
 
@@ -164,6 +166,11 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
             self.crawler.stats.inc_value("redirect/refresh_ignored")
             logger.info("Ignored the meta refresh of %s to %s: not an http(s) URL; the page "
                         "is kept", response.url, target[:100])
+            return response
+        if target and _without_fragment(target) == _without_fragment(response.url):
+            self.crawler.stats.inc_value("redirect/refresh_self")
+            logger.info("%s refreshes to itself after %s s (a page that reloads itself): no "
+                        "redirect, the page is kept", response.url, delay)
             return response
         if target and delay is not None and delay < self._maxdelay \
                 and canonicalize_url(target) in self._refreshed:
