@@ -491,6 +491,12 @@ CODING_CASES = [
          "b'HELLO THERE'); not retried",
          not_stored=tuple(f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
                                                              "two-lengths"))),
+    Case("a coding no client knows (x-snappy) over a page and over binary bytes; identity",
+         {"response/unknown_content_encoding": 2, "response/binary_as_html/binary": 1},
+         "WARNING: Content-Encoding 'x-snappy' of {base}/coding/unknown-text is no coding the "
+         "crawl can decode: the body is read as it came",
+         stored=("/coding/unknown-text", "/coding/identity", "/coding/gzip-identity"),
+         not_stored=("/coding/unknown-binary",)),
     Case("header lines sent forever", {"response/headers_too_large": 1},
          "Answer of {base}/bad-answer/endless-headers not read: its header section larger than "
          "RESPONSE_HEADERS_MAX_SIZE (1048576 bytes) (the last line read began b'X-Header-",
@@ -527,6 +533,15 @@ def test_an_answer_that_is_no_http_is_not_retried(kind: str, codings_crawl) -> N
     result, server = codings_crawl
     assert len(server.hits(f"/bad-answer/{kind}")) == 1
     assert f"Not an HTTP answer from {server.base}/bad-answer/{kind} (" in result.log
+
+
+def test_identity_is_no_coding_and_an_unknown_one_is_said_once(codings_crawl) -> None:
+    """``identity`` is no coding: Scrapy warned it could not decode it (a line per page); an
+    unknown coding got that warning and no stat. Now each unknown one has our line alone."""
+    result, server = codings_crawl
+    assert "from unsupported encoding(s)" not in result.log
+    assert result.log.count("is no coding the crawl can decode") == 2
+    assert f"{server.base}/coding/identity is no coding" not in result.log
 
 
 def test_header_lines_sent_forever_are_read_once_and_bounded(codings_crawl) -> None:

@@ -6,7 +6,9 @@ counts nothing and the crawl cannot tell the page from one it chose to skip. Her
 limit gives ``response/decompressed_too_large``, one WARNING naming both sizes, and
 :class:`~crawler.unusable.UnusableResponse` (a start URL answered so fails the crawl). A body
 the content-coding check let through that still fails to decode (a coding no probe reaches) is
-``response/broken_content_encoding``, like the ones the check drops.
+``response/broken_content_encoding``, like the ones the check drops. A coding no decoder knows
+(``x-snappy``) is counted (``response/unknown_content_encoding``) with one WARNING and its body
+read as it came, for the body checks to judge; ``identity``, which is no coding, is left out.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from crawler.unusable import UnusableResponse
 
 logger = logging.getLogger(__name__)
 
+#: The content coding that is none (RFC 9110): nothing to decode, nothing to warn about.
+IDENTITY = b"identity"
 #: What the zlib, brotli and zstd decoders raise on a body that is not their coding.
 DECODING_ERRORS = (zlib.error, brotli.error, zstd.ZstdError, OSError, EOFError)
 
@@ -42,6 +46,24 @@ class _Undecodable(Exception):
 
 class BoundedDecompressionMiddleware(HttpCompressionMiddleware):
     """Downloader middleware replacing Scrapy's HttpCompressionMiddleware at its place."""
+
+    @staticmethod
+    def _split_encodings(content_encoding: list[bytes]) -> tuple[list[bytes], list[bytes]]:
+        """Scrapy's split into the codings to decode and those kept, ``identity`` (no coding
+        at all, which Scrapy warned it could not decode) left out."""
+        named = [b", ".join(coding for coding in (part.strip() for part in value.split(b","))
+                            if coding and coding.lower() != IDENTITY)
+                 for value in content_encoding]
+        return HttpCompressionMiddleware._split_encodings([value for value in named if value])
+
+    def _warn_unknown_encoding(self, response: Response, encodings: list[bytes]) -> None:
+        """A coding no decoder here knows (``x-snappy``): counted, and one WARNING saying the
+        body is read as it came, so the body checks judge it (dropped if it is binary)."""
+        assert self.stats is not None
+        self.stats.inc_value("response/unknown_content_encoding")
+        logger.warning("Content-Encoding %r of %s is no coding the crawl can decode: the body is "
+                       "read as it came", b", ".join(encodings).decode("latin-1")[:100],
+                       response.url)
 
     def _handle_encoding(self, body: bytes, content_encoding: list[bytes],
                          max_size: int) -> tuple[bytes, list[bytes]]:

@@ -571,7 +571,9 @@ class HostileHandler(BaseHTTPRequestHandler):
         """Content codings beyond one broken gzip: ``zstd-broken``, ``deflate-broken`` (not that
         coding at all), ``zstd-ok``; ``gzip-gzip`` (declared ``gzip, gzip``, both real),
         ``gzip-gzip-broken`` (declared twice, the inner one garbage), ``bomb`` (50 MB of HTML
-        gzipped to about 100 kB)."""
+        gzipped to about 100 kB); a coding no client knows (``x-snappy``) over the page as it is
+        (``unknown-text``) or over brotli bytes (``unknown-binary``); ``identity`` over the page
+        as it is (``identity``), ``gzip, identity`` over the page gzipped (``gzip-identity``)."""
         page = pages.control_page(f"coding {rest}").encode()
         garbage = bytes(range(256)) + b"<html>not compressed</html>" * 30
         bodies: dict[str, tuple[Callable[[], bytes], str]] = {
@@ -582,6 +584,10 @@ class HostileHandler(BaseHTTPRequestHandler):
             "gzip-gzip-broken": (lambda: gzip.compress(b"\x1f\x8b\x08\x00" + garbage),
                                  "gzip, gzip"),
             "bomb": (gzip_bomb, "gzip"),
+            "unknown-text": (lambda: page, "x-snappy"),
+            "unknown-binary": (lambda: brotli.compress(page * 20), "x-snappy"),
+            "identity": (lambda: page, "identity"),
+            "gzip-identity": (lambda: gzip.compress(page), "gzip, identity"),
         }
         make, coding = bodies[rest]
         self.send(200, make(), headers={"Content-Encoding": coding})
@@ -806,7 +812,9 @@ INDEX_LINKS: list[str] = [
 GROUPS: dict[str, list[str]] = {
     # Content codings beyond one gzip and brotli, an answer that is no HTTP, huge metadata.
     "codings": [f"/coding/{kind}" for kind in ("zstd-broken", "zstd-ok", "deflate-broken",
-                                               "gzip-gzip", "gzip-gzip-broken", "bomb")]
+                                               "gzip-gzip", "gzip-gzip-broken", "bomb",
+                                               "unknown-text", "unknown-binary", "identity",
+                                               "gzip-identity")]
                + [f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
                                                       "two-lengths", "long-header",
                                                       "endless-headers")]
