@@ -75,6 +75,17 @@ def test_split_title(raw: str, parts: list[str]) -> None:
     ("<h1>T</h1><div class='post-author'>Ana Bel Ana Bel</div>", "Ana Bel"),
     ("<h1>T</h1><div class='post-author'>nightowl » Tue Mar 5</div>", "nightowl"),
     ("<h1>T</h1><div class='author'>The Author</div>", None),
+    # "by NAME" is read within a block: not across a table's cells, a list's items or the
+    # title's own words; a "By" alone in its box still names the next one.
+    ("<h1>T</h1><table><tr><th>Book</th><th>Finished by</th></tr><tr><td>History of maps</td>"
+     "<td>7 of 8</td></tr></table>", None),
+    ("<h1>T</h1><ul><li>Author: <a href='/a/mh'>Maren Holt</a></li><li>Category: Home</li></ul>",
+     "Maren Holt"),
+    ("<h1>A Year of Commuting by Bicycle in the Rain</h1><p>We rode every day.</p>", None),
+    ("<h1>T</h1><div><div>By</div><div>The Harbour Team</div></div>", "The Harbour Team"),
+    # The window around the title is measured in the text as read, whatever the markup's
+    # indentation before the title.
+    ("<div><p>By Ann Lee</p>" + "\n" + " " * 3000 + "</div><h1>T</h1><p>x</p>", "Ann Lee"),
 ])
 def test_author(html: str, author: str | None) -> None:
     assert _metadata(html).author == author

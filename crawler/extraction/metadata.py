@@ -20,13 +20,17 @@ from crawler.extraction.addresses import join_url
 from crawler.extraction.story_tail import more_chars_than, non_space_chars
 from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
 from crawler.extraction.tree_text import outermost, text_content
-from crawler.extraction.vocabulary import METADATA_SKIPPED_TAGS, STRUCTURED_SKIPPED_TAGS
+from crawler.extraction.vocabulary import (METADATA_SKIPPED_TAGS, PAGE_TEXT_BREAK_TAGS,
+                                           STRUCTURED_SKIPPED_TAGS)
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["Metadata", "extract_metadata", "split_title", "normalise_date"]
 
 _WS = re.compile(r"\s+")
+BLOCK_BREAK = "\u2063"
+"""Where one block of the page's text ends and the next begins in the text around the title (an
+invisible separator: no whitespace, so a run of spaces around it is not one with it)."""
 #: Separators between a page title and the site name in ``<title>``.
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»«/~]\s+|\s*[|·•»«]\s*|\s+::\s+")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
@@ -384,7 +388,11 @@ def _byline_blocks(tree: HtmlElement) -> Iterator[HtmlElement]:
 _BYLINE_CLASS = re.compile(r"(?:^|[\s_-])(?:author|byline)(?:$|[\s_-]|name|Name|__name|-name|-link)|"
                            r"author-?name|authorName|AuthorName|post-author|entry-author|article-author", re.I)
 _NAME = r"(?:[A-Z][\w'’.-]*\.?)(?:\s+(?:[A-Z][\w'’.-]*|van|von|de|der|da|di|la|le)){0,3}"
-_BY_TEXT = re.compile(r"(?:^|[\s|•·])(?:[Bb]y|BY|Written by|Posted by|Author:)\s+"
+#: "By NAME" within one block, or a "By" that is its block's first word and the name in the next
+#: block (a byline laid out in two boxes); never "by" ending a block after other words, as a
+#: table's "Finished by" column heading before a cell of the next column.
+_BY_TEXT = re.compile(r"(?:(?:^|[\s|•·\u2063])(?:[Bb]y|BY|Written by|Posted by|Author:)\s+|"
+                      r"(?:^|\u2063)\s*(?:[Bb]y|BY|Written by|Posted by|Author:)[\s\u2063]+)"
                       r"(" + _NAME + r"(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME + r"){0,4})")
 
 
@@ -400,10 +408,11 @@ def _byline_authors(view: _PageView) -> list[str]:
         name = _clean_name(element_text(el))
         if name and not _ROLE_WORDS.search(name.split()[0]):
             return _split_authors(name)
-    text = view.around_title(before=300, after=1500)
+    text = view.around_title(before=300, after=1500, blocks=True)
+    title = view.title_text()
     for m in _BY_TEXT.finditer(text):
-        if _shouted(m, text):
-            continue
+        if _shouted(m, text) or (title and m.group(0).strip(" |•·" + BLOCK_BREAK) in title):
+            continue  # capitals that are no name; the title's own words ("Commuting by Bicycle")
         names = [n for n in (_clean_name(p) for p in _split_authors(_sentence_end(m.group(1))))
                  if n]
         if names:
@@ -554,6 +563,7 @@ def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) 
     pieces: list[str] = []
     size = 0
     h1_at: int | None = None
+    broken = False  # a block boundary since the last piece: the next one is joined by BLOCK_BREAK
     # One walk in document order (lxml's own, with a start and an end per element): an
     # element's text at its start, its tail at its end; skipped elements and comments give only
     # their tails. It stops as soon as the window is read.
@@ -565,19 +575,25 @@ def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) 
                 continue
             if h1_at is None and el.tag == "h1":
                 h1_at = size
+            broken = broken or el.tag in PAGE_TEXT_BREAK_TAGS
             text = el.text
         else:
             if el is root:
                 break
+            broken = broken or el.tag in PAGE_TEXT_BREAK_TAGS
             text = el.tail
         if text:
-            pieces.append(text)
+            pieces.append((BLOCK_BREAK if broken and pieces else " ") + text)
+            broken = False
             size += len(text) + 1
         if (h1_at is not None and size > h1_at + after) or (h1_at is None and size > limit):
             break
-    text = " ".join(pieces)
+    # Runs of spaces are made one before the window is cut: counted in the markup's spaces, a
+    # theme's indentation ahead of the title moved the window past what the reader sees there.
+    text = _WS.sub(" ", "".join(pieces)[1:])
     if h1_at is None:
         return text[:after], 0
+    h1_at = len(_WS.sub(" ", "".join(pieces)[1:h1_at + 1]))
     start = max(0, h1_at - before)
     return text[start: h1_at + after], h1_at - start
 
@@ -592,13 +608,21 @@ class _PageView:
         self.frame_tags: frozenset[str] = rules.cleaning.chrome.frame_tags
         self._window: tuple[str, int] | None = None
 
-    def around_title(self, before: int = 600, after: int = 2500) -> str:
-        """Visible text from ``before`` characters ahead of the title to ``after`` past it."""
+    def around_title(self, before: int = 600, after: int = 2500, blocks: bool = False) -> str:
+        """Visible text from ``before`` characters ahead of the title to ``after`` past it, its
+        runs of spaces made one; with ``blocks``, where one block of the page ends and the next
+        begins is ``BLOCK_BREAK`` (a table's "Finished by" cell and the "History of maps" cell
+        after it are no "by NAME" line), else a space."""
         if self._window is None:
-            text, at = _text_around_title(self.tree)
-            self._window = (_WS.sub(" ", text), at)
+            self._window = _text_around_title(self.tree)
         text, at = self._window
-        return text[max(0, at - before): at + after]
+        window = text[max(0, at - before): at + after]
+        return window if blocks else _WS.sub(" ", window.replace(BLOCK_BREAK, " "))
+
+    def title_text(self) -> str:
+        """The text of the page's first ``<h1>``, its runs of spaces made one ("" without one)."""
+        h1 = next(self.tree.iter("h1"), None)
+        return _WS.sub(" ", text_content(h1)).strip() if h1 is not None else ""
 
 
 def visible_dates(tree: HtmlElement | _PageView, day_first: bool = False,
