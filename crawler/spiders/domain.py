@@ -929,7 +929,10 @@ class DomainSpider(Spider):
             self.start_requests_failed += 1
         reason = failure.getErrorMessage() or kind
         if failure.check(HttpError):
-            reason = f"HTTP {failure.value.response.status}"
+            answer = failure.value.response
+            reason = f"HTTP {answer.status}"
+            if 300 <= answer.status < 400 and not answer.headers.get("Location"):
+                reason += " without a Location header: a redirect to nowhere"
         if request.meta.get("is_start"):
             logger.error("Start URL %s could not be fetched: %s", request.url, reason)
         else:

@@ -322,6 +322,10 @@ class HostileHandler(BaseHTTPRequestHandler):
         a port out of range."""
         self.redirect(NOWHERE_TARGETS[rest])
 
+    def redirect_without_location(self, rest: str, query: dict, count: int) -> None:
+        """A 302 with a page as its body and no Location header."""
+        self.send(302, pages.control_page("redirect without a location"))
+
     def redirect_long(self, rest: str, query: dict, count: int) -> None:
         """A redirect to a URL of about 3,000 characters."""
         self.redirect(f"/ok/long-{'y' * 3000}")
@@ -715,6 +719,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/redirect/escape/", HostileHandler.redirect_escape),
     ("/canonical-host/", HostileHandler.canonical_host),
     ("/redirect/long", HostileHandler.redirect_long),
+    ("/redirect/no-location", HostileHandler.redirect_without_location),
     ("/redirect/nowhere/", HostileHandler.redirect_nowhere),
     ("/refresh/", HostileHandler.refresh),
     ("/canonical/long", HostileHandler.canonical),
@@ -787,7 +792,8 @@ INDEX_LINKS: list[str] = [
     "/status/404", "/status/410", "/status/500", "/status/429-retry-after", "/status/429-always",
     "/status/503-retry-after-long", "/status/503-then-ok",
     "/status/503-text-then-ok", "/status/500-json-then-ok", "/status/429-empty-then-ok",
-    "/redirect/escape/localhost/", "/redirect/long", "/refresh/javascript", "/refresh/mailto",
+    "/redirect/escape/localhost/", "/redirect/long", "/redirect/no-location",
+    "/refresh/javascript", "/refresh/mailto",
     "/refresh/unreadable", "/refresh/loop-a", "/refresh/loop-b", "/refresh/self",
     "/refresh/self-now",
     *(f"/redirect/nowhere/{kind}" for kind in ("file", "ftp", "data", "javascript", "bracket",
