@@ -489,6 +489,21 @@ class HostileHandler(BaseHTTPRequestHandler):
         """Accept the connection and never answer."""
         self.server.stopping.wait(3600)
 
+    def drip(self, rest: str, query: dict, count: int) -> None:
+        """An answer trickled a byte a second, so no wait between two reads is long: after
+        headers sent at once (``body``), or from its status line on (``headers``)."""
+        page = pages.control_page(f"drip {rest}").encode()
+        head = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: "
+                + str(len(page)).encode() + b"\r\n\r\n")
+        if rest == "body":
+            self.wfile.write(head)
+        for byte in (page if rest == "body" else head + page):
+            if self.server.stopping.wait(1.0):
+                break
+            self.wfile.write(bytes([byte]))
+            self.wfile.flush()
+        self.close_connection = True
+
     def drop(self, rest: str, query: dict, count: int) -> None:
         """Promise 100 kB, send 2 kB, drop the connection."""
         self.send_response(200)
@@ -744,6 +759,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/ci/", HostileHandler.case_insensitive),
     ("/many/", HostileHandler.many),
     ("/hang", HostileHandler.hang),
+    ("/drip/", HostileHandler.drip),
     ("/drop", HostileHandler.drop),
     ("/drop/", HostileHandler.drop_kinds),
     ("/huge", HostileHandler.huge),
@@ -799,7 +815,8 @@ INDEX_LINKS: list[str] = [
     *(f"/redirect/nowhere/{kind}" for kind in ("file", "ftp", "data", "javascript", "bracket",
                                                 "port")),
     "/canonical/long", "/spellings", "/private/page", "/brotli/broken", "/brotli/ok", "/cookies/0",
-    "/hang", "/drop", "/drop/chunked", "/drop/keep-alive", "/drop/then-ok", "/huge",
+    "/hang", "/drip/body", "/drip/headers", "/drop", "/drop/chunked", "/drop/keep-alive",
+    "/drop/then-ok", "/huge",
     "/huge/chunked",
     "/binary/pdf", "/binary/png", "/binary/zip", "/gzip/broken", "/gzip/truncated", "/gzip/ok",
     "/empty",
