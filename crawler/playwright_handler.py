@@ -73,7 +73,7 @@ from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from twisted.web._newclient import HTTPClientParser
 
 from crawler.render_body_limit import DocumentBodyWatch
-from crawler.response_headers import bound_response_headers
+from crawler.http_client import bound_response_headers
 from crawler.rendering import SERVER_BODY_META
 
 logger = logging.getLogger(__name__)

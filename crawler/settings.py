@@ -53,8 +53,8 @@ DOWNLOAD_WARNSIZE = 5 * 1024 * 1024
 # setting 100 cookies of 4 kB sends 400 kB of them). 0: no bound.
 RESPONSE_HEADERS_MAX_SIZE = 1024 * 1024
 DOWNLOAD_HANDLERS = {
-    "http": "crawler.response_headers.BoundedHeadersDownloadHandler",
-    "https": "crawler.response_headers.BoundedHeadersDownloadHandler",
+    "http": "crawler.http_client.BoundedHeadersDownloadHandler",
+    "https": "crawler.http_client.BoundedHeadersDownloadHandler",
 }
 
 # One page reached under several URLs (fragments, tracking parameters, query order) is one page.

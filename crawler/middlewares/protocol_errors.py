@@ -31,7 +31,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import ResponseDataLossError
 from twisted.web._newclient import ParseError, ResponseFailed
 
-from crawler.response_headers import HeadersTooLarge
+from crawler.http_client import HeadersTooLarge
 from crawler.unusable import UnusableResponse
 
 logger = logging.getLogger(__name__)

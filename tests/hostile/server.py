@@ -10,6 +10,8 @@ import functools
 import gzip
 import logging
 import os
+import socket
+import struct
 import threading
 import time
 import zlib
@@ -518,12 +520,24 @@ class HostileHandler(BaseHTTPRequestHandler):
         """Answers cut short otherwise: ``chunked``, a chunked body whose last chunk never
         comes; ``keep-alive``, an HTTP/1.1 answer on a connection it says stays open, whose
         Content-Length is ten times the body it sends before closing; ``then-ok``, cut so the
-        first time, whole afterwards."""
+        first time, whole afterwards; ``reset``, an answer without Content-Length or chunks (it
+        ends when the connection does) whose connection is reset half-way; ``close``, the same
+        whole, its connection closed cleanly."""
         body = pages.control_page(f"cut {rest}").encode()
         if rest == "then-ok" and count > 1:
             self.send(200, body)
             return
         half = body[:len(body) // 2]
+        if rest in ("reset", "close"):
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                             b"Connection: close\r\n\r\n" + (half if rest == "reset" else body))
+            self.wfile.flush()
+            if rest == "reset":  # no lingering: the close sends a reset (RST), not a FIN
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                           struct.pack("ii", 1, 0))
+                self.connection.close()
+            self.close_connection = True
+            return
         if rest == "chunked":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
                              b"Transfer-Encoding: chunked\r\n\r\n"
@@ -816,7 +830,7 @@ INDEX_LINKS: list[str] = [
                                                 "port")),
     "/canonical/long", "/spellings", "/private/page", "/brotli/broken", "/brotli/ok", "/cookies/0",
     "/hang", "/drip/body", "/drip/headers", "/drop", "/drop/chunked", "/drop/keep-alive",
-    "/drop/then-ok", "/huge",
+    "/drop/then-ok", "/drop/reset", "/drop/close", "/huge",
     "/huge/chunked",
     "/binary/pdf", "/binary/png", "/binary/zip", "/gzip/broken", "/gzip/truncated", "/gzip/ok",
     "/empty",

@@ -1,4 +1,6 @@
-"""Bound the header section of an answer, as ``DOWNLOAD_MAXSIZE`` bounds its body.
+"""The crawl's HTTP/1.1 client: Scrapy's, with the header section of an answer bounded as
+``DOWNLOAD_MAXSIZE`` bounds its body, and a body that ends with its connection told cut when the
+connection was reset rather than closed.
 
 Twisted's HTTP client limits each header line (16 KiB) but not how many lines come: a server
 that sends header lines forever, fast, filled the crawl's memory until ``DOWNLOAD_TIMEOUT``
@@ -9,6 +11,14 @@ past ``RESPONSE_HEADERS_MAX_SIZE`` (1 MiB; chromium gives up at 256 KiB with
 on a page send 400 kB) the connection is closed and the answer fails with
 :class:`HeadersTooLarge`, a parse error that :mod:`crawler.middlewares.protocol_errors` counts
 (``response/headers_too_large``), logs once and does not retry. ``0`` turns the bound off.
+
+An answer with neither a ``Content-Length`` nor chunks ends when its server closes the
+connection. Twisted hands such a body over as whole however the connection ended, so a server
+that reset the connection half-way (``ECONNRESET``) had its half page stored as the page. On a
+plain connection a reset is told from a close, and such a body is failed as cut short (Scrapy's
+``ResponseDataLossError``: counted in ``response/data_loss`` and retried like a body shorter
+than its ``Content-Length``). Over TLS it is not: many servers close without TLS's closing
+message, which Twisted reports as the same kind of failure as a reset.
 
 The parser is Scrapy's lenient one (it skips header lines without a colon) with the count
 added; Scrapy's handler swaps its class in the same way, the only way Twisted leaves to choose
@@ -28,8 +38,12 @@ from scrapy.core.downloader.handlers.http11 import (
 )
 from scrapy.crawler import Crawler
 from scrapy.settings import BaseSettings
+from twisted.internet.error import ConnectionDone
+from twisted.internet.interfaces import ISSLTransport
+from twisted.python.failure import Failure
 from twisted.web._newclient import ParseError
 from twisted.web.client import HTTPConnectionPool
+from twisted.web.http import _IdentityTransferDecoder
 
 from crawler.startup import read_number, read_or_refuse
 
@@ -85,6 +99,19 @@ class _BoundedHeadersProtocol(_LenientHTTP11ClientProtocol):
         parser.header_limit = self.header_limit  # type: ignore[attr-defined]
         parser.header_bytes = 0  # type: ignore[attr-defined]
         return deferred
+
+
+    def connectionLost(self, reason: Failure) -> None:  # noqa: N802 - Twisted's name
+        """A body without a length of its own that ends with a reset of a plain connection
+        is cut short: its decoder is told it expected more, so the answer fails with data
+        loss instead of being handed over as whole."""
+        parser = self._parser
+        decoder = getattr(parser, "bodyDecoder", None)
+        if (isinstance(decoder, _IdentityTransferDecoder) and decoder.contentLength is None
+                and not reason.check(ConnectionDone)
+                and not ISSLTransport.providedBy(self.transport)):
+            decoder.contentLength = 1  # bytes still expected: Twisted's data-loss failure
+        super().connectionLost(reason)
 
 
 class _BoundedHeadersFactory(_LenientHTTP11ClientFactory):
