@@ -50,10 +50,15 @@ _HEADLINE_LINK = etree.XPath("boolean(descendant::*[self::h1 or self::h2 or self
                              "[descendant::a[@href]])")
 _NAMES = etree.XPath("descendant::*/@class | descendant::*/@id")
 """The class and id values under an element, each tied to its element."""
-_NAME_VALUES = etree.XPath("descendant::*/@class | descendant::*/@id", smart_strings=False)
-"""The same values as plain strings: several times cheaper to list than values tied to their
-elements, which lxml makes an element object for, and most pages name no comment section."""
-_DATES = etree.XPath("descendant::time | descendant::*/@datetime/..")
+_CLASS_VALUES = etree.XPath("descendant::*/@class", smart_strings=False)
+_ID_VALUES = etree.XPath("descendant::*/@id", smart_strings=False)
+"""The same values as plain strings, classes and ids apart (a union sorts the two lists into
+document order, which judging each distinct value needs not): several times cheaper to list
+than values tied to their elements, which lxml makes an element object for, and most pages
+name no comment section."""
+_DATETIMES = etree.XPath("descendant::*/@datetime/..")
+"""The elements under an element carrying a ``datetime`` (with its ``<time>`` elements, listed
+apart: a union would sort the two lists into one)."""
 _STORY_MARKS = etree.XPath(
     "boolean(descendant-or-self::h1 | descendant-or-self::main | "
     "descendant-or-self::*[@itemprop='articleBody'])")
@@ -83,7 +88,7 @@ def find_comment_sections(body: etree._Element, cleaning: CleaningRules,
     if pattern is not None:
         # Each distinct class or id value is judged once, from plain strings; the elements
         # are looked up only on the pages where some value names a section.
-        sections = {value for value in dict.fromkeys(_NAME_VALUES(body))
+        sections = {value for value in dict.fromkeys(_CLASS_VALUES(body) + _ID_VALUES(body))
                     if _names_section(value, pattern, state)}
         if sections:
             found += [value.getparent() for value in _NAMES(body) if value in sections]
@@ -156,7 +161,9 @@ def _repeated_comment_lists(body: etree._Element, t: Thresholds) -> list[etree._
     lists = []
     seen: set[etree._Element] = set()
     parents = []
-    for date in _DATES(body):  # a comment is dated: only a date's ancestors can be its list
+    # A comment is dated: only a date's ancestors can be its list (an element that is both a
+    # <time> and carries a datetime is listed twice; its ancestors are taken once).
+    for date in (*body.iterdescendants("time"), *_DATETIMES(body)):
         for anc in list(date.iterancestors())[:t.comment_item_depth]:
             if anc is body:
                 break
