@@ -69,7 +69,7 @@ class Verdict:
 
 
 _LINK_DENSITY_ONLY = frozenset({Check.LINK_DENSITY})
-_ROLE_MAIN = etree.XPath('//@role[.="main"]/..')
+_ROLE_MAIN = etree.XPath('/descendant-or-self::*/@role[.="main"]/..')
 """The page's elements with ``role=main`` (found through the attribute axis: cheaper than
 testing every element)."""
 NOT_VALIDATED = Verdict(frozenset({Check.NO_TEXT}))

@@ -40,8 +40,9 @@ FAQ_PAGE_TYPE = "faqpage"
 """The declared type of a page of frequently asked questions (its questions are no posts)."""
 
 _DECLARED = etree.XPath(
-    "(//@itemtype[contains(., 'schema.org/Comment') or contains(., 'schema.org/UserComments')]"
-    " | //@itemprop[.='comment' or .='comments'])/..")
+    "(/descendant-or-self::*/@itemtype[contains(., 'schema.org/Comment')"
+    " or contains(., 'schema.org/UserComments')]"
+    " | /descendant-or-self::*/@itemprop[.='comment' or .='comments'])/..")
 _DATED = etree.XPath("boolean(descendant-or-self::time | descendant-or-self::*/@datetime)")
 _AUTHORED = etree.XPath(
     "boolean(descendant::*[@itemprop='author' or @rel='author' or contains(@class, 'vcard')"
