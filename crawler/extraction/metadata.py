@@ -78,6 +78,28 @@ def _clean(text: str | None) -> str | None:
     return text or None
 
 
+@dataclass
+class _Tags:
+    """The page's ``<meta>``, ``<link>``, ``<h1>`` and ``<title>`` elements in document order,
+    gathered in one walk of the tree: the fields read them from lists instead of walking the
+    whole tree once each (a walk costs as much as reading all of them)."""
+
+    tree: HtmlElement
+    metas: list[HtmlElement] = field(default_factory=list)
+    links: list[HtmlElement] = field(default_factory=list)
+    h1s: list[HtmlElement] = field(default_factory=list)
+    titles: list[HtmlElement] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        lists = {"meta": self.metas, "link": self.links, "h1": self.h1s, "title": self.titles}
+        for el in self.tree.iter("meta", "link", "h1", "title"):
+            lists[el.tag].append(el)
+
+    def title(self) -> HtmlElement | None:
+        """The first ``<title>`` below the tree (``tree.find(".//title")``)."""
+        return next((t for t in self.titles if t is not self.tree), None)
+
+
 def _key(text: str) -> str:
     """Comparison key of a title fragment: case-folded word characters only."""
     return " ".join(re.findall(r"\w+", text.casefold()))
@@ -173,10 +195,10 @@ def _brand_names(tree: HtmlElement) -> list[str]:
     return names
 
 
-def _h1_texts(tree: HtmlElement) -> list[str]:
+def _h1_texts(tags: _Tags) -> list[str]:
     """Texts of the page's ``<h1>`` elements outside the site chrome (at most a few)."""
     out = []
-    for h1 in tree.iter("h1"):
+    for h1 in tags.h1s:
         if _in_site_chrome(h1):
             continue
         text = _clean(_HEADING_MARKS.sub("", element_text(h1)))
@@ -252,21 +274,21 @@ def _site_keys(site_names: list[str], raw_title: str | None) -> set[str]:
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
 
-def _choose_title(tree: HtmlElement, sd: StructuredData, site_names: list[str]) -> tuple[str | None, str]:
+def _choose_title(tags: _Tags, sd: StructuredData, site_names: list[str]) -> tuple[str | None, str]:
     """The page title (typographic apostrophes as ASCII, so equal titles compare equal) and its source."""
-    title, source = _pick_title(tree, sd, site_names)
+    title, source = _pick_title(tags, sd, site_names)
     return (title.translate(_APOSTROPHES) if title else title), source
 
 
-def _pick_title(tree: HtmlElement, sd: StructuredData, site_names: list[str]) -> tuple[str | None, str]:
+def _pick_title(tags: _Tags, sd: StructuredData, site_names: list[str]) -> tuple[str | None, str]:
     """The page title and its source: the main ``<h1>`` (checked against declared titles), else <title>."""
-    title_el = tree.find(".//title")
+    title_el = tags.title()
     raw_title = _clean(text_content(title_el)) if title_el is not None else None
     candidates = [(sd.headline, "headline"), (sd.og.get("title"), "og:title"),
                   (sd.twitter.get("title"), "twitter:title"), (raw_title, "title")]
     candidates = [(_clean(c), s) for c, s in candidates if _clean(c)]
     site_keys = _site_keys(site_names, raw_title)
-    all_h1s = [h for h in _h1_texts(tree) if _key(h)]
+    all_h1s = [h for h in _h1_texts(tags) if _key(h)]
     h1s = [h for h in all_h1s if _key(h).replace(" ", "") not in site_keys]
     # An h1 naming the site (a logo heading) tells which <title> part is the site name.
     site_names = site_names + [h for h in all_h1s if h not in h1s]
@@ -358,10 +380,10 @@ def _clean_name(text: str, visible: bool = True) -> str | None:
     return text
 
 
-def _meta_authors(tree: HtmlElement) -> list[str]:
+def _meta_authors(tags: _Tags) -> list[str]:
     """Authors named by ``<meta name=author>``-style tags."""
     out: list[str] = []
-    for meta in tree.iter("meta"):
+    for meta in tags.metas:
         name = (meta.get("name") or meta.get("property") or "").lower()
         if name in ("author", "dc.creator", "dcterms.creator", "sailthru.author", "parsely-author",
                     "byl", "citation_author"):
@@ -462,7 +484,7 @@ def _choose_authors(view: _PageView, sd: StructuredData) -> tuple[list[str], str
         if source == "microdata":
             names = [n for a in names for n in _split_authors(a)] or names
         return _unique(names), source
-    meta = _meta_authors(view.tree)
+    meta = _meta_authors(view.tags)
     if meta:
         return _unique(meta), "meta"
     byline = _byline_authors(view)
@@ -602,11 +624,19 @@ class _PageView:
     """One page's tree with the text around its title, computed once for every field that reads
     it, and the rules' data metadata reads (month names, the page frame's tags)."""
 
-    def __init__(self, tree: HtmlElement, rules: RuleSet) -> None:
+    def __init__(self, tree: HtmlElement, rules: RuleSet, tags: _Tags | None = None) -> None:
         self.tree = tree
+        self._tags = tags
         self.months: MonthNames = rules.months
         self.frame_tags: frozenset[str] = rules.cleaning.chrome.frame_tags
         self._window: tuple[str, int] | None = None
+
+    @property
+    def tags(self) -> _Tags:
+        """The page's meta, link, h1 and title elements (gathered when first read)."""
+        if self._tags is None:
+            self._tags = _Tags(self.tree)
+        return self._tags
 
     def around_title(self, before: int = 600, after: int = 2500, blocks: bool = False) -> str:
         """Visible text from ``before`` characters ahead of the title to ``after`` past it, its
@@ -621,7 +651,7 @@ class _PageView:
 
     def title_text(self) -> str:
         """The text of the page's first ``<h1>``, its runs of spaces made one ("" without one)."""
-        h1 = next(self.tree.iter("h1"), None)
+        h1 = self.tags.h1s[0] if self.tags.h1s else None
         return _WS.sub(" ", text_content(h1)).strip() if h1 is not None else ""
 
 
@@ -658,9 +688,9 @@ def _date_matches(text: str, months: MonthNames,
 _DATE_META_NAMES = re.compile(r"(^|[:._-])(published|publish|pubdate|date|created|issued|release)", re.IGNORECASE)
 
 
-def _meta_date(tree: HtmlElement, months: MonthNames) -> str | None:
+def _meta_date(tags: _Tags, months: MonthNames) -> str | None:
     """A publication date from any ``<meta>`` whose name says so (``published``, ``*.date``, ...)."""
-    for meta in tree.iter("meta"):
+    for meta in tags.metas:
         name = meta.get("name") or meta.get("property") or meta.get("itemprop") or ""
         if name and _DATE_META_NAMES.search(name) and "modif" not in name.lower() \
                 and "update" not in name.lower():
@@ -692,7 +722,7 @@ def _choose_dates(view: _PageView, url: str, sd: StructuredData,
         if not published:
             published, source = _htmldate(tree, url, original=True, extensive=False), "htmldate"
         if not published:
-            published, source = _meta_date(tree, view.months), "meta"
+            published, source = _meta_date(view.tags, view.months), "meta"
         if not published:
             source = ""
     if modified and published and modified < published:
@@ -702,11 +732,11 @@ def _choose_dates(view: _PageView, url: str, sd: StructuredData,
 
 # --------------------------------------------------------------------------- other fields
 
-def _language(tree: HtmlElement, sd: StructuredData) -> str | None:
+def _language(tags: _Tags, sd: StructuredData) -> str | None:
     """The page language (BCP 47 tag) from ``<html lang>``, Content-Language or structured data."""
-    lang = tree.get("lang") or tree.get("xml:lang")
+    lang = tags.tree.get("lang") or tags.tree.get("xml:lang")
     if not lang:
-        for meta in tree.iter("meta"):
+        for meta in tags.metas:
             if (meta.get("http-equiv") or "").lower() == "content-language":
                 lang = meta.get("content")
                 break
@@ -717,19 +747,19 @@ def _language(tree: HtmlElement, sd: StructuredData) -> str | None:
     return lang or None
 
 
-def _canonical(tree: HtmlElement, url: str, sd: StructuredData) -> str | None:
+def _canonical(tags: _Tags, url: str, sd: StructuredData) -> str | None:
     """The canonical URL declared by ``<link rel=canonical>`` (or og:url), made absolute; None
     when the declared one cannot be read as a URL."""
-    for link in tree.iter("link"):
+    for link in tags.links:
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
             return join_url(url, link.get("href"))
     og_url = sd.og.get("url")
     return join_url(url, og_url) if og_url else None
 
 
-def _description(tree: HtmlElement, sd: StructuredData) -> str | None:
+def _description(tags: _Tags, sd: StructuredData) -> str | None:
     """The page description from ``<meta name=description>`` or structured data."""
-    for meta in tree.iter("meta"):
+    for meta in tags.metas:
         if (meta.get("name") or "").lower() == "description":
             text = _clean(meta.get("content"))
             if text:
@@ -737,11 +767,11 @@ def _description(tree: HtmlElement, sd: StructuredData) -> str | None:
     return sd.description
 
 
-def _site_name(tree: HtmlElement, url: str, sd: StructuredData) -> str | None:
+def _site_name(tags: _Tags, url: str, sd: StructuredData) -> str | None:
     """The site name from structured data or ``application-name``."""
     if sd.site_name:
         return sd.site_name
-    for meta in tree.iter("meta"):
+    for meta in tags.metas:
         if (meta.get("name") or "").lower() in ("application-name", "apple-mobile-web-app-title"):
             text = _clean(meta.get("content"))
             if text:
@@ -760,12 +790,12 @@ _DOCS_GENERATOR = re.compile(r"sphinx|docutils|mkdocs|docusaurus|gitbook|honkit|
                              r"docfx|doxygen|javadoc|rustdoc|antora|jsdoc", re.IGNORECASE)
 
 
-def _is_docs(tree: HtmlElement) -> bool:
+def _is_docs(tags: _Tags) -> bool:
     """Whether a documentation generator made the page (its generator meta or a "… documentation" title)."""
-    for meta in tree.iter("meta"):
+    for meta in tags.metas:
         if (meta.get("name") or "").lower() == "generator" and _DOCS_GENERATOR.search(meta.get("content") or ""):
             return True
-    title = tree.find(".//title")
+    title = tags.title()
     text = (title.text or "") if title is not None else ""
     return bool(re.search(r"\b(documentation|docs|manual|reference guide)\s*$", text, re.IGNORECASE))
 
@@ -773,9 +803,10 @@ def _is_docs(tree: HtmlElement) -> bool:
 _PRICE = re.compile(r"[$€£¥]\s?\d|\d\s?(?:€|EUR|USD|GBP)\b")
 
 
-def _page_type(tree: HtmlElement, url: str, sd: StructuredData, has_date: bool) -> str:
+def _page_type(tags: _Tags, url: str, sd: StructuredData, has_date: bool) -> str:
     """A coarse guess of what kind of page this is; many prices on a page that is no product make a collection."""
-    kind = _declared_page_type(tree, url, sd, has_date)
+    tree = tags.tree
+    kind = _declared_page_type(tags, url, sd, has_date)
     if kind in ("product", "documentation", "forum") or (kind == "article" and has_date):
         return kind
     body = tree.find("body")
@@ -800,7 +831,7 @@ def _article_beside_list(types: set[str], og_type: str, has_date: bool) -> bool:
     return has_date and og_type == "article" and bool(types & ARTICLE_TYPES)
 
 
-def _declared_page_type(tree: HtmlElement, url: str, sd: StructuredData, has_date: bool) -> str:
+def _declared_page_type(tags: _Tags, url: str, sd: StructuredData, has_date: bool) -> str:
     """The page type from declared types, URL shape and generator hints."""
     types = {t.lower() for t in sd.types}
     og_type = (sd.og.get("type") or "").lower()
@@ -809,7 +840,7 @@ def _declared_page_type(tree: HtmlElement, url: str, sd: StructuredData, has_dat
         return "product"
     if types & {"discussionforumposting", "qapage"}:
         return "forum"
-    if types & {"techarticle", "apireference"} or _DOC_PATH.search(path) or _is_docs(tree):
+    if types & {"techarticle", "apireference"} or _DOC_PATH.search(path) or _is_docs(tags):
         return "documentation"
     if path in ("", "/") or path.rstrip("/").count("/") == 0 and path.endswith(("index.html", "index.php")):
         return "homepage"
@@ -839,19 +870,20 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
     md = Metadata()
     if tree is None:
         return md
-    md.site_name = _site_name(tree, url, sd)
+    tags = _Tags(tree)
+    md.site_name = _site_name(tags, url, sd)
     # The names the site goes by come from the page (declared name, logo), never from the URL:
     # the same page gives the same title wherever it is served.
     site_names = [s for s in (md.site_name, *_brand_names(tree)) if s]
-    md.title, md.sources["title"] = _choose_title(tree, sd, site_names)
-    view = _PageView(tree, rules or load_rules())
+    md.title, md.sources["title"] = _choose_title(tags, sd, site_names)
+    view = _PageView(tree, rules or load_rules(), tags)
     md.authors, md.sources["authors"] = _choose_authors(view, sd)
-    md.language = _language(tree, sd)
+    md.language = _language(tags, sd)
     md.published, md.modified, md.sources["published"] = _choose_dates(view, url, sd, md.language)
-    md.canonical_url = _canonical(tree, url, sd)
-    md.description = _description(tree, sd)
+    md.canonical_url = _canonical(tags, url, sd)
+    md.description = _description(tags, sd)
     md.image = join_url(url, sd.image) if sd.image else None
-    md.page_type = _page_type(tree, url, sd, bool(md.published))
+    md.page_type = _page_type(tags, url, sd, bool(md.published))
     if md.page_type == "article" and LIST_TYPES & {t.lower() for t in sd.types}:
         md.sources["page_type"] = "a dated article declared beside a list (its rail)"
     return md
