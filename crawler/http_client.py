@@ -100,7 +100,6 @@ class _BoundedHeadersProtocol(_LenientHTTP11ClientProtocol):
         parser.header_bytes = 0  # type: ignore[attr-defined]
         return deferred
 
-
     def connectionLost(self, reason: Failure) -> None:  # noqa: N802 - Twisted's name
         """A body without a length of its own that ends with a reset of a plain connection
         is cut short: its decoder is told it expected more, so the answer fails with data

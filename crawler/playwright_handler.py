@@ -72,8 +72,8 @@ from scrapy.http import Response
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from twisted.web._newclient import HTTPClientParser
 
-from crawler.render_body_limit import DocumentBodyWatch
 from crawler.http_client import bound_response_headers
+from crawler.render_body_limit import DocumentBodyWatch
 from crawler.rendering import SERVER_BODY_META
 
 logger = logging.getLogger(__name__)
