@@ -612,10 +612,11 @@ def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) 
             break
     # Runs of spaces are made one before the window is cut: counted in the markup's spaces, a
     # theme's indentation ahead of the title moved the window past what the reader sees there.
-    text = _WS.sub(" ", "".join(pieces)[1:])
+    joined = "".join(pieces)[1:]  # without the first piece's separator
+    text = _WS.sub(" ", joined)
     if h1_at is None:
         return text[:after], 0
-    h1_at = len(_WS.sub(" ", "".join(pieces)[1:h1_at + 1]))
+    h1_at = len(_WS.sub(" ", joined[:h1_at]))
     start = max(0, h1_at - before)
     return text[start: h1_at + after], h1_at - start
 
