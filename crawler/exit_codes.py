@@ -20,6 +20,9 @@ START_FAILED = "start_failed"
 STORAGE_ERROR = "storage_error"
 #: ``redis_unavailable``: the shared frontier of a distributed crawl could not be reached.
 REDIS_UNAVAILABLE = "redis_unavailable"
+#: ``pages_failed``: the crawl ended on its own, but more than ``FAILED_PAGES_MAX_SHARE`` of the
+#: pages it found were lost to server failures (timeouts, dropped connections, 5xx after retries).
+PAGES_FAILED = "pages_failed"
 
 EXIT_CODES: dict[str, int] = {
     STARTUP_ERROR: 2,
@@ -27,6 +30,7 @@ EXIT_CODES: dict[str, int] = {
     START_FAILED: 6,
     STORAGE_ERROR: 4,
     REDIS_UNAVAILABLE: 5,
+    PAGES_FAILED: 7,
 }
 
 #: Exit code of a crawl that ended for a reason not listed above but not normally either

@@ -64,6 +64,8 @@ REQUEST_FINGERPRINTER_CLASS = "crawler.fingerprint.CanonicalRequestFingerprinter
 EXTENSIONS = {
     "crawler.extensions.content_type.ContentTypeFilter": 100,
     "crawler.extensions.summary.CrawlSummary": 900,
+    # Before the summary: a crawl that lost most of its pages to server failures has failed.
+    "crawler.extensions.failed_pages.FailedPagesGuard": 850,
     # Before the summary: marks gone the stored pages a complete crawl did not reach.
     "crawler.extensions.recrawl.GoneSweep": 800,
     "crawler.extensions.resume.ResumeGuard": 0,
@@ -133,6 +135,12 @@ CONTENT_CODING_CHECK = True
 RETRY_BACKOFF_BASE = 1.0
 RETRY_BACKOFF_MAX = 60.0
 RETRY_AFTER_MAX = 120.0
+# A crawl that ends on its own having lost more than this share of the pages it found to server
+# failures (timeouts, dropped connections, HTTP 5xx or 429 after retries) has failed: close
+# reason pages_failed, exit code 7. Half: a crawl that lost most of its pages did not do its
+# job, while a site with a broken section (a third of it answering 500) is still crawled; a
+# healthy site loses a page or two in a hundred. 1 turns the rule off.
+FAILED_PAGES_MAX_SHARE = 0.5
 TRAP_RULES_ENABLED = True
 # Session ids (PHPSESSID=, ;jsessionid=, sid=...) stripped from followed links and stored URLs.
 TRAP_STRIP_SESSION_IDS = True

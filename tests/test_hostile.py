@@ -649,6 +649,40 @@ def test_start_urls_answered_with_no_page_fail_the_crawl(with_page: bool, hostil
     assert stored_paths(result, hostile_server) == (["/ok/1"] if with_page else [])
 
 
+@pytest.mark.parametrize(("failing", "settings", "code", "reason"), [
+    (7, {}, 7, "pages_failed"),    # 7 of 11 pages lost: more than half (before: exit 0)
+    (3, {}, 0, "finished"),        # 3 of 11: a broken section, the crawl did its job
+    (7, {"FAILED_PAGES_MAX_SHARE": 1}, 0, "finished"),   # the rule turned off
+])
+def test_a_half_dead_server_fails_the_crawl(failing: int, settings: dict, code: int, reason: str,
+                                            hostile_server, tmp_path) -> None:
+    """A server whose pages mostly fail (503 and reset connections, after retries) while a few
+    answer: the crawl stores what answered and, when it lost more than FAILED_PAGES_MAX_SHARE
+    of the pages it found, ends as pages_failed with one line giving both counts."""
+    result = run_crawl(f"{hostile_server.base}/half-dead/{failing}/", tmp_path,
+                       spider_args={"render": "never", "sitemaps": "false"},
+                       settings={**FAST, **settings})
+    assert result.returncode == code, result.log[-3000:]
+    assert result.stats["finish_reason"] == reason
+    assert result.stats["pages/failed"] == failing
+    answered = {f"/half-dead/{failing}/", *(f"/half-dead/{failing}/{i}"
+                                           for i in range(failing + 1, 11))}
+    assert set(stored_paths(result, hostile_server)) == answered
+    line = (f"{failing} of 11 pages found ({100 * failing / 11:.0f}%) were lost to server "
+            "failures")
+    assert (line in result.log) == (reason == "pages_failed")
+    assert "Traceback" not in result.log
+
+
+def test_a_failed_pages_share_out_of_range_is_refused(hostile_server, tmp_path) -> None:
+    result = run_crawl(f"{hostile_server.base}/ok/1", tmp_path,
+                       spider_args={"render": "never"}, settings={"FAILED_PAGES_MAX_SHARE": 1.5})
+    assert result.returncode == 2, result.log[-3000:]
+    assert ("Cannot start the crawl: FAILED_PAGES_MAX_SHARE must be a number from 0 to 1, "
+            "got '1.5'") in result.log
+    assert result.rows("url") == []
+
+
 @pytest.mark.parametrize(("starts", "code"), [
     (["/redirect/offhost"], 6),            # the only start URL: the crawl cannot do its job
     (["/redirect/offhost", "/ok/1"], 0),   # another start URL gives pages: said, and crawled

@@ -7,6 +7,9 @@ Replaces Scrapy's RetryMiddleware (same RETRY_* settings and ``retry/*`` stats) 
 - ``Retry-After`` (seconds or an HTTP date) on a 429 or 503 is honoured instead
   (``retry/retry_after_honoured``); one longer than ``RETRY_AFTER_MAX`` (120 s) ends the retries
   at once (``retry/retry_after_too_long``) rather than holding the crawl.
+- A page request given up (its retries spent, or a ``Retry-After`` too long) is counted in
+  ``pages/failed``: a page lost to the server's trouble, which
+  ``crawler.extensions.failed_pages`` weighs against the pages found.
 
 The wait is per request: other requests keep flowing while one waits.
 """
@@ -85,6 +88,19 @@ class BackoffRetryMiddleware(RetryMiddleware):
         allowed = request.meta.get("max_retry_times", self.max_retry_times)
         return request.meta.get("retry_times", 0) + 1 <= allowed
 
+    def _retry(self, request: Request, reason: str | Exception | type[Exception]
+               ) -> Request | None:
+        """Scrapy's retry, or None when the request is given up (then counted if a page)."""
+        retry = super()._retry(request, reason)
+        if retry is None:
+            self._count_lost(request)
+        return retry
+
+    def _count_lost(self, request: Request) -> None:
+        """Count a page request given up: a page lost to the server's trouble."""
+        if request.meta.get("crawl_role") == "page":
+            self.crawler.stats.inc_value("pages/failed")
+
     def _backoff_delay(self, request: Request) -> float:
         """Exponential backoff for the next retry of this request."""
         attempt = request.meta.get("retry_times", 0)
@@ -111,6 +127,7 @@ class BackoffRetryMiddleware(RetryMiddleware):
             logger.warning("Giving up %s: HTTP %d asks to retry after %.0f s > "
                            "RETRY_AFTER_MAX %.0f s",
                            request.url, response.status, retry_after, self.backoff.retry_after_max)
+            self._count_lost(request)
             return response
         if retry_after is not None:
             self.crawler.stats.inc_value("retry/retry_after_honoured")

@@ -549,6 +549,24 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
 
+    def half_dead(self, rest: str, query: dict, count: int) -> None:
+        """``/half-dead/<n>/``: an index linking ten pages ``/half-dead/<n>/<i>``, of which
+        the first n fail every time, alternately with a 503 and a reset connection; the others
+        and the index answer (a server that is half dead when n is large)."""
+        failing, _, page = rest.partition("/")
+        if not page:
+            self.send(200, pages.control_page(
+                f"half dead {failing}", links=[f"/half-dead/{failing}/{i}" for i in range(1, 11)]))
+        elif int(page) > int(failing):
+            self.send(200, pages.article(f"Half dead {page}", [f"Page {page}. " + pages.FILLER]))
+        elif int(page) % 2:
+            self.send(503, "busy", "text/plain")
+        else:  # no lingering: the close sends a reset (RST) before any answer
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                       struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+
     def huge(self, rest: str, query: dict, count: int) -> None:
         """50 MB of HTML (``?bytes=N``: N bytes), generated while sent; ``/huge/chunked`` has no
         Content-Length."""
@@ -776,6 +794,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/drip/", HostileHandler.drip),
     ("/drop", HostileHandler.drop),
     ("/drop/", HostileHandler.drop_kinds),
+    ("/half-dead/", HostileHandler.half_dead),
     ("/huge", HostileHandler.huge),
     ("/huge/", HostileHandler.huge),
     ("/binary/", HostileHandler.binary),
