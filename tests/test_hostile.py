@@ -439,9 +439,12 @@ def test_one_of_two_pages_refreshing_to_each_other_is_stored(full_crawl, hostile
 
 @pytest.fixture(scope="module")
 def hostile_sitemaps_crawl(tmp_path_factory) -> tuple[CrawlResult, HostileServer]:
-    """A crawl of the sitemaps that hurt their parser (entities, broken XML), and nothing else."""
+    """A crawl of the sitemaps that hurt their parser (entities, broken XML), and sitemaps on
+    another host (listed by an index and by robots.txt), and nothing else."""
     server = HostileServer().start()
-    server.sitemap_paths = ["/sitemaps/entities.xml", "/sitemaps/broken.xml"]
+    server.sitemap_paths = ["/sitemaps/entities.xml", "/sitemaps/broken.xml",
+                            "/sitemaps/elsewhere.xml",
+                            f"http://localhost:{server.port}/sitemaps/there.xml"]
     try:
         result = run_crawl(f"{server.base}/ok/1", tmp_path_factory.mktemp("sitemaps"),
                            spider_args={"render": "never", "follow_links": "false"},
@@ -467,6 +470,18 @@ def test_sitemap_entries_after_broken_xml_are_counted(hostile_sitemaps_crawl) ->
     assert result.stats["sitemaps/entries_unreadable"] == 2
     assert "/broken.xml: 2 of its <loc> entries could not be read (broken XML)" in result.log
     assert "/ok/before-break" in set(stored_paths(result, server))
+
+
+def test_sitemaps_on_other_hosts_are_counted_not_fetched(hostile_sitemaps_crawl) -> None:
+    """An index and robots.txt listing a sitemap on another host (this server under the name
+    localhost): neither is fetched, each is counted, the first said in one line (before, the
+    index's was dropped without a word); the index's sitemap on the crawl's host is read."""
+    result, server = hostile_sitemaps_crawl
+    assert result.stats["sitemaps/out_of_scope"] == 2
+    assert (f"Sitemap http://localhost:{server.port}/sitemaps/there.xml not fetched: its host is "
+            "outside the crawl's scope") in result.log
+    assert not [h for h in server.hits() if h.host.startswith("localhost")]
+    assert "/ok/from-here" in set(stored_paths(result, server))
 
 
 @pytest.fixture(scope="module")

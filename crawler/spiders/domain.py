@@ -245,8 +245,9 @@ class SitemapProblem(Enum):
 @dataclass
 class SitemapReading:
     """What one sitemap lists, read off the reactor thread: its kind, the sitemaps of an index
-    (absolute, in scope) and the page URLs of a urlset (absolute, with their lastmod, not yet
-    checked). ``problem`` says why a response is no sitemap (then nothing else is set);
+    (absolute; their scope is checked as they are requested) and the page URLs of a urlset
+    (absolute, with their lastmod, not yet checked).
+    ``problem`` says why a response is no sitemap (then nothing else is set);
     ``doctype_removed``: it declared a document type (entities), removed before parsing;
     ``unreadable``: how many of its ``<loc>`` entries the parser could not read;
     ``problem_kind``: which problem it is (its stat and log level)."""
@@ -675,11 +676,19 @@ class DomainSpider(Spider):
                 yield request
 
     def _sitemap_request(self, url: str, depth: int) -> Request | None:
-        """A request for a sitemap at this index depth, or None (counted, logged once) past
-        SITEMAP_MAX_DEPTH or SITEMAP_MAX_COUNT: an index that links ever-new indexes ends."""
+        """A request for a sitemap at this index depth, or None (counted, logged once) for a
+        sitemap on a host outside the crawl's scope (an index or robots.txt may list any), and
+        past SITEMAP_MAX_DEPTH or SITEMAP_MAX_COUNT: an index that links ever-new indexes
+        ends."""
+        assert self.config is not None
         limits = self.sitemap_limits
         over = None
-        if limits.max_depth and depth > limits.max_depth:
+        first_level = logging.WARNING  # a limit loses the URLs of the sitemaps past it
+        if not self.config.scope.host_in_scope(host_of(url)):
+            # what it lists on other hosts would not be crawled anyway
+            over = ("out_of_scope", "its host is outside the crawl's scope")
+            first_level = logging.INFO
+        elif limits.max_depth and depth > limits.max_depth:
             over = ("depth_limited", f"nested {depth} indexes deep > SITEMAP_MAX_DEPTH "
                                      f"{limits.max_depth}")
         elif limits.max_count and self.sitemaps_requested >= limits.max_count:
@@ -687,7 +696,7 @@ class DomainSpider(Spider):
                                      f"(SITEMAP_MAX_COUNT)")
         if over is not None:
             stat = f"sitemaps/{over[0]}"
-            level = logging.DEBUG if self.crawler.stats.get_value(stat) else logging.WARNING
+            level = logging.DEBUG if self.crawler.stats.get_value(stat) else first_level
             self.crawler.stats.inc_value(stat)
             logger.log(level, "Sitemap %s not fetched: %s", url[:300], over[1])
             return None
@@ -733,7 +742,7 @@ class DomainSpider(Spider):
 
     def _read_sitemap(self, response: Response) -> SitemapReading:
         """What a sitemap lists, as written (runs in a thread; touches no stats and no spider
-        state): the in-scope sitemaps of an index, the (URL, lastmod) pairs of a urlset."""
+        state): the sitemaps of an index, the (URL, lastmod) pairs of a urlset."""
         assert self.config is not None
         body, problem = self._sitemap_body(response)
         if problem is not None:
@@ -752,8 +761,7 @@ class DomainSpider(Spider):
                 continue
             loc = urljoin(response.url, loc)
             if sitemap.type == "sitemapindex":
-                if self.config.scope.host_in_scope(host_of(loc)):
-                    reading.sitemaps.append(loc)
+                reading.sitemaps.append(loc)
             elif sitemap.type == "urlset":
                 reading.pages.append((loc, (entry.get("lastmod") or "").strip()))
         # lxml's recovering parser stops quietly where the XML breaks: count what it left

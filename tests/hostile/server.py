@@ -218,9 +218,12 @@ class HostileHandler(BaseHTTPRequestHandler):
         ``self.xml``: an index listing itself (twice, once with a fragment) and a sitemap;
         ``entities.xml``: a urlset declaring an entity-expansion bomb and an external entity
         (a local file) used in its first ``<loc>``, then a page; ``broken.xml``: a urlset whose
-        XML breaks after its first entry, then lists two pages more."""
+        XML breaks after its first entry, then lists two pages more; ``elsewhere.xml``: an
+        index listing a sitemap of this server under the name ``localhost`` (another host) and
+        ``here.xml``, which lists ``/ok/from-here``."""
         def index(locs: list[str]) -> str:
-            entries = "".join(f"<sitemap><loc>{self.origin}{loc}</loc></sitemap>" for loc in locs)
+            entries = "".join(f"<sitemap><loc>{'' if '://' in loc else self.origin}{loc}</loc>"
+                              "</sitemap>" for loc in locs)
             return ('<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.'
                     f'sitemaps.org/schemas/sitemap/0.9">{entries}</sitemapindex>')
         if rest.startswith("deep/"):
@@ -229,6 +232,9 @@ class HostileHandler(BaseHTTPRequestHandler):
             body = index([f"/sitemaps/wide/{os.urandom(6).hex()}.xml" for _ in range(30)])
         elif rest == "self.xml":
             body = index(["/sitemaps/self.xml", "/sitemaps/self.xml#again", "/sitemaps/one.xml"])
+        elif rest == "elsewhere.xml":
+            body = index([f"http://localhost:{self.server.port}/sitemaps/there.xml",
+                          "/sitemaps/here.xml"])
         elif rest == "bomb.xml.gz":
             self.send(200, gzip_bomb(b"<url><loc>" + self.origin.encode() + b"/ok/bomb</loc></url>",
                                      head=b'<?xml version="1.0" encoding="UTF-8"?><urlset xmlns='
@@ -239,7 +245,8 @@ class HostileHandler(BaseHTTPRequestHandler):
             body = pages.hostile_sitemap(rest.removesuffix(".xml"), self.origin)
         else:
             body = ('<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org'
-                    f'/schemas/sitemap/0.9"><url><loc>{self.origin}/ok/1</loc></url></urlset>')
+                    f'/schemas/sitemap/0.9"><url><loc>{self.origin}/ok/'
+                    f'{"from-here" if rest == "here.xml" else 1}</loc></url></urlset>')
         self.send(200, body, "application/xml")
 
     @property
