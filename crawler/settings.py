@@ -75,6 +75,9 @@ EXTENSIONS = {
     # The periodic stats line: pages stored, pages/s, queue and errors (extends LogStats).
     "scrapy.extensions.logstats.LogStats": None,
     "crawler.extensions.progress_log.CrawlProgress": 0,
+    # Known uninformative third-party warnings kept out of the log (counted), with or without
+    # progress lines.
+    "crawler.extensions.quiet_log.QuietThirdPartyLog": 0,
     # A feed that cannot be written (full disk) stops the crawl with storage_error, said once.
     "scrapy.extensions.feedexport.FeedExporter": None,
     "crawler.extensions.feed_export.StorageSafeFeedExporter": 0,

@@ -689,6 +689,21 @@ def test_a_half_dead_server_fails_the_crawl(failing: int, settings: dict, code: 
     assert "Traceback" not in result.log
 
 
+def test_scrapys_data_loss_advice_stays_out_of_a_log_without_progress_lines(hostile_server,
+                                                                          tmp_path) -> None:
+    """Scrapy advises, at the first body cut short, turning off the check that keeps cut pages
+    out of the crawl: that line is kept out of the log, also when LOGSTATS_INTERVAL = 0 turns
+    the progress lines off (before, the filters went with them); the crawl's own line stays."""
+    result = run_crawl(f"{hostile_server.base}/drop/then-ok", tmp_path,
+                       spider_args={"render": "never", "sitemaps": "false"},
+                       settings={**FAST, "LOGSTATS_INTERVAL": 0})
+    assert result.returncode == 0, result.log[-3000:]
+    assert "DOWNLOAD_FAIL_ON_DATALOSS" not in result.log
+    assert result.stats["log/quiet/scrapy_dataloss_hint"] == 1
+    assert f"Answer of {hostile_server.base}/drop/then-ok cut short" in result.log
+    assert stored_paths(result, hostile_server) == ["/drop/then-ok"]
+
+
 def test_a_failed_pages_share_out_of_range_is_refused(hostile_server, tmp_path) -> None:
     result = run_crawl(f"{hostile_server.base}/ok/1", tmp_path,
                        spider_args={"render": "never"}, settings={"FAILED_PAGES_MAX_SHARE": 1.5})

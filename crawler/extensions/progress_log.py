@@ -1,10 +1,9 @@
-"""Scrapy's periodic stats line, saying what a crawl's user watches, and quiet third-party noise.
+"""Scrapy's periodic stats line, saying what a crawl's user watches.
 
 :class:`CrawlProgress` replaces ``scrapy.extensions.logstats.LogStats`` (it extends it, so the
 final ``responses_per_minute`` and ``items_per_minute`` stats stay): every
 ``LOGSTATS_INTERVAL`` seconds one line with the pages stored, the rate of storing, the requests
-waiting in the scheduler and the errors so far. It also keeps the known uninformative
-third-party warnings out of the log, counting each under ``log/quiet/<name>``.
+waiting in the scheduler and the errors so far.
 """
 
 from __future__ import annotations
@@ -12,11 +11,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from scrapy import Spider, signals
+from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.extensions.logstats import LogStats
-
-from crawler.quiet_logs import quiet_third_party_warnings, restore
 
 logger = logging.getLogger(__name__)
 
@@ -28,13 +25,10 @@ class CrawlProgress(LogStats):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrawlProgress:
-        """LogStats' set-up (``LOGSTATS_INTERVAL``; 0 turns it off), and the quiet filters."""
+        """LogStats' set-up (``LOGSTATS_INTERVAL``; 0 turns it off)."""
         extension = super().from_crawler(crawler)
         extension.crawler = crawler
         extension.stored_before = 0
-        extension.quieted = quiet_third_party_warnings(
-            lambda name: crawler.stats.inc_value(f"log/quiet/{name}"))
-        crawler.signals.connect(extension.engine_stopped, signal=signals.engine_stopped)
         return extension
 
     def log(self, spider: Spider) -> None:
@@ -57,7 +51,3 @@ class CrawlProgress(LogStats):
             return len(scheduler)  # type: ignore[arg-type]
         except Exception:  # noqa: BLE001 - a scheduler without a length, or Redis unreachable
             return "?"
-
-    def engine_stopped(self) -> None:
-        """Take the filters away when the crawl is over."""
-        restore(self.quieted)
