@@ -508,11 +508,15 @@ CODING_CASES = [
          "Compressed body too large: {base}/coding/bomb (228736 bytes of gzip decode to more "
          "than DOWNLOAD_MAXSIZE", not_stored=("/coding/bomb",)),
     Case("a status line that is no HTTP status line, a NUL in a header name, two "
-         "Content-Length headers that disagree", {"response/not_http": 4},
+         "Content-Length headers that disagree, a chunk size that is no number",
+         {"response/not_http": 5},
          "Not an HTTP answer from {base}/bad-answer/garbage (non-integer status code: "
          "b'HELLO THERE'); not retried",
          not_stored=tuple(f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
-                                                             "two-lengths"))),
+                                                             "two-lengths", "bad-chunk"))),
+    Case("a chunk size that is no number", {},
+         "Not an HTTP answer from {base}/bad-answer/bad-chunk (a malformed chunked body: "
+         "'Chunk-size must be an integer.'); not retried"),
     Case("a coding no client knows (x-snappy) over a page and over binary bytes; identity",
          {"response/unknown_content_encoding": 2, "response/binary_as_html/binary": 1},
          "WARNING: Content-Encoding 'x-snappy' of {base}/coding/unknown-text is no coding the "
@@ -550,7 +554,7 @@ def test_coding_case_is_counted_logged_and_stored_as_expected(case: Case,
     assert {k for k in result.stats if k.startswith("errors/")} <= {"errors/DownloadFailedError"}
 
 
-@pytest.mark.parametrize("kind", ["garbage", "code", "nul-header", "two-lengths"])
+@pytest.mark.parametrize("kind", ["garbage", "code", "nul-header", "two-lengths", "bad-chunk"])
 def test_an_answer_that_is_no_http_is_not_retried(kind: str, codings_crawl) -> None:
     result, server = codings_crawl
     assert len(server.hits(f"/bad-answer/{kind}")) == 1

@@ -1,10 +1,13 @@
 """Refuse, without retrying, an answer that is not HTTP: a status line that is no status line
 (``HELLO THERE``, ``HTTP/1.1 2OO OK``), a header line the client cannot parse, a header name
-no header may have (a NUL byte), two ``Content-Length`` headers that disagree.
+no header may have (a NUL byte), two ``Content-Length`` headers that disagree, a chunked body
+whose chunk-size line is no size (``zz``, ``-5``).
 
 Twisted's HTTP client fails such an answer with a ``ParseError`` (or a ``ValueError``, which its
 ``InvalidHeaderName`` is) wrapped in ``ResponseFailed``; Scrapy retried it ``RETRY_TIMES`` and
-logged the raw ``Failure`` list. A server that speaks no
+logged the raw ``Failure`` list. A malformed chunk ends the body early, so Scrapy reports it as a
+body cut short (the parse error behind it): it was retried and said to be a connection closed
+before the end of its body. A server that speaks no
 HTTP on the crawl's port answers the same way the next time, so here it is counted
 (``response/not_http``), logged once (WARNING, with the line that failed) and dropped as an
 :class:`~crawler.unusable.UnusableResponse` (a start URL answered so fails the crawl).
@@ -30,6 +33,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import ResponseDataLossError
 from twisted.web._newclient import ParseError, ResponseFailed
+from twisted.web.http import _MalformedChunkedDataError
 
 from crawler.http_client import HeadersTooLarge
 from crawler.unusable import UnusableResponse
@@ -48,7 +52,7 @@ DATA_LOSS_MESSAGE = ("the answer was cut short: the connection closed before the
 
 
 #: What Twisted's response parser raises on an answer that breaks HTTP's syntax.
-MALFORMED_ANSWER = (ParseError, ValueError)
+MALFORMED_ANSWER = (ParseError, ValueError, _MalformedChunkedDataError)
 
 
 def response_failed_of(exception: BaseException) -> ResponseFailed | None:
@@ -95,13 +99,13 @@ class ProtocolErrorMiddleware:
                           spider: Spider | None = None) -> None:
         """Raise UnusableResponse for a parse error of the answer; give other failures of the
         answer a readable message and leave them to the retry middleware."""
-        if isinstance(exception, ResponseDataLossError):
+        error = parse_error_of(exception)
+        if isinstance(exception, ResponseDataLossError) and error is None:
             self.stats.inc_value("response/data_loss")
             logger.info("Answer of %s cut short (the connection closed before the end of the "
                         "body it announced): not stored, left to the retries", request.url)
             exception.args = (DATA_LOSS_MESSAGE,)
             return None
-        error = parse_error_of(exception)
         if error is None:
             failed = response_failed_of(exception)
             if failed is not None and exception is not failed and exception.args:
@@ -110,6 +114,8 @@ class ProtocolErrorMiddleware:
             return None
         if isinstance(error, ParseError):
             reason, line = (error.args + (b"",))[:2]
+        elif isinstance(error, _MalformedChunkedDataError):
+            reason, line = "a malformed chunked body", (error.args or ("",))[0]
         else:
             reason, line = type(error).__name__, (error.args or ("",))[0]
         quoted = line[:QUOTED_CHARS] if isinstance(line, bytes) else str(line)[:QUOTED_CHARS]

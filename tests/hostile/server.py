@@ -654,7 +654,8 @@ class HostileHandler(BaseHTTPRequestHandler):
         """An answer that breaks HTTP, then a page: a status line that is no status line
         (``garbage``: text; ``code``: a status that is not a number), a header name holding a
         NUL byte (``nul-header``), two Content-Length headers that disagree
-        (``two-lengths``); or a header line of 200 kB, longer than the client reads
+        (``two-lengths``), a chunked body whose chunk-size line is no size (``bad-chunk``:
+        ``zz``); or a header line of 200 kB, longer than the client reads
         (``long-header``); or header lines of 8 kB, sent as fast as the client reads them, up to
         256 MB (``endless-headers``)."""
         if rest == "endless-headers":
@@ -667,6 +668,11 @@ class HostileHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         body = pages.control_page("bad answer").encode()
+        if rest == "bad-chunk":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: "
+                             b"chunked\r\n\r\nzz\r\n" + body + b"\r\n0\r\n\r\n")
+            self.close_connection = True
+            return
         length = b"Content-Length: " + str(len(body)).encode() + b"\r\n"
         status = {"garbage": b"HELLO THERE\r\n", "code": b"HTTP/1.1 2OO OK\r\n"}.get(
             rest, b"HTTP/1.1 200 OK\r\n")
@@ -879,7 +885,7 @@ GROUPS: dict[str, list[str]] = {
                                                "unknown-text", "unknown-binary", "identity",
                                                "gzip-identity")]
                + [f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
-                                                      "two-lengths", "long-header",
+                                                      "two-lengths", "bad-chunk", "long-header",
                                                       "endless-headers")]
                + ["/metadata/huge", "/malformed/huge-script"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
