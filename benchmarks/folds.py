@@ -184,6 +184,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "form-box": ("crawler.extraction.clean", "_form_boxes", lambda *a, **k: []),
     "declared-aside": ("crawler.extraction.clean", "_declared_asides", lambda *a, **k: []),
     "no-snippet": ("crawler.extraction.clean", "_no_snippet_blocks", lambda *a, **k: []),
+    "print-hidden": ("crawler.extraction.clean", "_print_hidden_blocks", lambda *a, **k: []),
     "orphan-label": ("crawler.extraction.clean", "labels_before", lambda *a, **k: []),
     "script-button": ("crawler.extraction.link_buttons", "_script_button", lambda *a, **k: False),
     "teaser-box": ("crawler.extraction.teaser_lists", "row_boxes", lambda *a, **k: {}),

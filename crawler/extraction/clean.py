@@ -560,6 +560,9 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for el in _no_snippet_blocks(container):
         drop(el, NO_SNIPPET_RULE, "no-snippet: a block the page declares no part of its text "
              "(data-nosnippet)", guard=True)
+    for el in _print_hidden_blocks(container, cleaning):
+        drop(el, PRINT_HIDDEN_RULE, "print-hidden: a block the page leaves out of its printed "
+             "copy", guard=True)
     rule_selectors = {sel: rule.source for rule in rules for sel in rule.exclude}
     generic = cleaning.ad_selectors + cleaning.remove
     selectors = selector_set(tuple(rule_selectors) + generic)
@@ -703,6 +706,31 @@ def _no_snippet_blocks(container: etree._Element) -> list[etree._Element]:
     must-have snippet of the snippet corpus. The share guard keeps one holding most of the
     container (a page marking its whole text)."""
     return _NO_SNIPPET(container)
+
+
+PRINT_HIDDEN_RULE = "print-hidden"
+"""Name of the rule removing the blocks a page leaves out of its printed copy."""
+_PRINT_CLASSED = etree.XPath("descendant::*[contains(@class, 'print')]")
+"""The elements whose class holds the word every print utility class spells in lower case (read
+by libxml2, half the time of a case-blind test: the pattern is then tested on a few elements of
+a page, not on every class)."""
+
+
+def _print_hidden_blocks(container: etree._Element,
+                         cleaning: CleaningRules) -> list[etree._Element]:
+    """Blocks the page declares left out of its printed copy by a class of the print
+    utilities of CSS frameworks and themes (``print_hidden_pattern``: ``noprint``,
+    ``d-print-none``, ``print:hidden``, ...): what a printed page keeps is its text, so these
+    are the chrome around it (a section menu, share and follow lines, a booking hotline, a "last
+    minute" badge, an advertisement's label). The share guard keeps one holding most of the
+    container. A block holding an ``h1`` stays: the story's headline in a screen-only header
+    (the printed copy repeats the title in a header of its own)."""
+    pattern = cleaning.print_hidden_pattern
+    if pattern is None:
+        return []
+    return [el for el in _PRINT_CLASSED(container)
+            if any(pattern.found(token) for token in el.get("class", "").split())
+            and next(el.iter("h1"), None) is None]
 
 
 def labels_before(removed: set[etree._Element]) -> list[etree._Element]:
