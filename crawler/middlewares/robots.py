@@ -22,7 +22,11 @@ thousands of rules would slow every request of the crawl (``robotstxt/truncated`
 The spider reads each start host's robots.txt for its ``Sitemap:`` lines too. That request,
 marked with ``REUSE_ROBOTS_META``, is answered with the copy this middleware fetched for the
 rules (its status, headers and ``Sitemap:`` lines; the rules are not kept twice) instead of
-being downloaded a second time (``robotstxt/reused``).
+being downloaded a second time (``robotstxt/reused``). When that copy could not be read, the
+host is disallowed whole, so its sitemaps could give no page: the spider's request is refused
+at once (``robotstxt/sitemaps_not_searched``) rather than sent again with the crawl's longer
+timeout and retries (a robots.txt that never answers kept a crawl that could fetch nothing
+open for another ``RETRY_TIMES + 1`` times ``DOWNLOAD_TIMEOUT``: 90 s by default).
 
 A robots.txt saved as UTF-16 (with its byte-order mark, or without one: every second byte of its
 ASCII rules is then NUL) is read as the text it is: the parser reads UTF-8 only, found no rule
@@ -115,6 +119,8 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
         #: The answer each host's robots.txt gave, with its Sitemap: lines for a body, until a
         #: request marked REUSE_ROBOTS_META takes it.
         self._answers: dict[str, Response] = {}
+        #: Hosts whose robots.txt could not be read (disallowed whole).
+        self._unreadable: set[str] = set()
 
     async def process_request(self, request: Request,
                               spider: Spider | None = None) -> Response | None:
@@ -124,8 +130,14 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
         if not request.meta.get(REUSE_ROBOTS_META):
             return None
         url = urlparse_cached(request)
+        if url.path != "/robots.txt":
+            return None
+        if url.netloc in self._unreadable:
+            self._stats.inc_value("robotstxt/sitemaps_not_searched")
+            raise IgnoreRequest(f"robots.txt of {url.netloc} could not be read: its host is "
+                                "disallowed, its Sitemap: lines not searched")
         answer = self._answers.get(url.netloc)
-        if answer is None or url.path != "/robots.txt":
+        if answer is None:
             return None
         del self._answers[url.netloc]
         self._stats.inc_value("robotstxt/reused")
@@ -200,6 +212,7 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
         logger.error("robots.txt of %s could not be read completely (%s): nothing on that host "
                      "will be fetched, as if it said 'Disallow: /'", netloc, why)
         parser = build_from_crawler(self._parserimpl, self.crawler, DISALLOW_ALL)
+        self._unreadable.add(netloc)
         pending = self._parsers[netloc]
         self._parsers[netloc] = parser
         if isinstance(pending, Deferred):
