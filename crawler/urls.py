@@ -122,10 +122,10 @@ def normalise_path(path: str) -> str:
 
 
 def canonicalize_url(url: str) -> str:
-    """Canonical form of a URL: lower-case scheme and host (IPv4 in dotted form), default port
-    and fragment dropped, tracking parameters removed, query sorted, path normalised
-    (:func:`normalise_path`; empty made ``/``) and a trailing directory index file
-    (``index.html``) dropped."""
+    """Canonical form of a URL: lower-case scheme and host (IPv4 in dotted form), default port,
+    user name and password (``user:pass@``, see :func:`without_userinfo`) and fragment dropped,
+    tracking parameters removed, query sorted, path normalised (:func:`normalise_path`; empty
+    made ``/``) and a trailing directory index file (``index.html``) dropped."""
     url = safe_url_string(url.strip())
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
@@ -135,13 +135,22 @@ def canonicalize_url(url: str) -> str:
     except ValueError:
         port = None
     netloc = host if port is None or DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
-    if parts.username:
-        netloc = f"{parts.username}@{netloc}"
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
              if not is_tracking_param(k)]
     query.sort()
     path = _DIRECTORY_INDEX.sub("/", normalise_path(parts.path))
     return urlunsplit((scheme, netloc, path, urlencode(query, doseq=True), ""))
+
+
+def without_userinfo(url: str) -> str:
+    """The URL without the user name and password of its authority (``user:pass@``): the
+    same page, and the only form the crawl can fetch (Scrapy's client fails on such a URL with
+    ``invalid hostname``, and robots.txt read the user as a host of its own); the crawl sends
+    no credentials taken from a URL."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
 
 
 def has_non_html_extension(url: str) -> bool:

@@ -708,6 +708,23 @@ def test_scrapys_data_loss_advice_stays_out_of_a_log_without_progress_lines(host
     assert stored_paths(result, hostile_server) == ["/drop/then-ok"]
 
 
+def test_urls_naming_a_user_and_password_are_fetched_without_them(hostile_server,
+                                                                   tmp_path) -> None:
+    """A start URL, a link and a redirect naming ``user:secret@``: Scrapy's client cannot
+    fetch such a URL (``invalid hostname``), and robots.txt took the user for a host of its
+    own whose robots.txt could not be read, so each page was lost (an ERROR line; the start
+    URL failed the crawl). Each is fetched and stored without them."""
+    named = hostile_server.base.replace("://", "://user:secret@")
+    result = run_crawl(f"{named}/userinfo/", tmp_path,
+                       spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
+    assert result.returncode == 0, result.log[-3000:]
+    assert set(stored_paths(result, hostile_server)) == {
+        "/userinfo/", "/ok/userinfo-link", "/ok/userinfo-redirect"}
+    assert result.stats["redirect/userinfo_dropped"] == 1
+    assert "invalid hostname" not in result.log and "ERROR" not in result.log
+    assert all("@" not in row["url"] for row in result.rows("url"))
+
+
 def test_a_failed_pages_share_out_of_range_is_refused(hostile_server, tmp_path) -> None:
     result = run_crawl(f"{hostile_server.base}/ok/1", tmp_path,
                        spider_args={"render": "never"}, settings={"FAILED_PAGES_MAX_SHARE": 1.5})

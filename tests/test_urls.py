@@ -39,6 +39,10 @@ from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension
     ("http://[0:0:0:0:0:0:0:1]/", "http://[::1]/"),
     ("http://example.123/", "http://example.123/"),
     ("http://1.2.3.4.5/", "http://1.2.3.4.5/"),
+    # A user name and password are no part of the page (and a URL holding them is unfetchable).
+    ("http://user:secret@Example.com:8080/a", "http://example.com:8080/a"),
+    ("http://user@example.com/a", "http://example.com/a"),
+    ("http://a:b@c@example.com/a?x=@", "http://example.com/a?x=%40"),
 ])
 def test_canonical_form(url: str, canonical: str) -> None:
     assert canonicalize_url(url) == canonical

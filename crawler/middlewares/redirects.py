@@ -39,7 +39,7 @@ from scrapy.utils.response import get_meta_refresh
 from w3lib.url import safe_url_string
 
 from crawler.unusable import UnusableResponse
-from crawler.urls import canonicalize_url
+from crawler.urls import canonicalize_url, without_userinfo
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +81,11 @@ class RedirectChecks:
         if isinstance(result, Request) and result is not request:
             if not _is_web_url(request.url, result.url):
                 raise self._invalid_target(request, response, "its port or host cannot be read")
+            if without_userinfo(result.url) != result.url:
+                self.crawler.stats.inc_value("redirect/userinfo_dropped")
+                logger.info("Redirect from %s to a URL naming a user (user:password@): followed "
+                            "without them", request.url)
+                result = result.replace(url=without_userinfo(result.url))
             if SAME_PAGE_META in result.meta:  # the exemption was for the previous hop only
                 result = result.replace(dont_filter=result.meta.pop(SAME_PAGE_META))
             limit = self._url_length_limit()

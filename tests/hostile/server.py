@@ -556,6 +556,16 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
 
+    def userinfo(self, rest: str, query: dict, count: int) -> None:
+        """URLs naming a user and password (``user:secret@``): ``/userinfo/`` links a page
+        so, and ``/userinfo/redirect``, which redirects to another page so."""
+        named = f"http://user:secret@{self.origin.split('//', 1)[1]}"
+        if rest == "redirect":
+            self.redirect(f"{named}/ok/userinfo-redirect")
+        else:
+            self.send(200, pages.control_page("userinfo", links=[
+                f"{named}/ok/userinfo-link", "/userinfo/redirect"]))
+
     def half_dead(self, rest: str, query: dict, count: int) -> None:
         """``/half-dead/<n>/``: an index linking ten pages ``/half-dead/<n>/<i>``, of which
         the first n fail every time, alternately with a 503 and a reset connection; the others
@@ -808,6 +818,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/drop", HostileHandler.drop),
     ("/drop/", HostileHandler.drop_kinds),
     ("/half-dead/", HostileHandler.half_dead),
+    ("/userinfo/", HostileHandler.userinfo),
     ("/huge", HostileHandler.huge),
     ("/huge/", HostileHandler.huge),
     ("/binary/", HostileHandler.binary),
