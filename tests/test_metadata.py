@@ -83,6 +83,16 @@ def test_split_title(raw: str, parts: list[str]) -> None:
      "Maren Holt"),
     ("<h1>A Year of Commuting by Bicycle in the Rain</h1><p>We rode every day.</p>", None),
     ("<h1>T</h1><div><div>By</div><div>The Harbour Team</div></div>", "The Harbour Team"),
+    # Nor inside a link's text after other words: another page's title (a table of contents,
+    # a "next" link, a footer's "Deploys by Netlify"); a byline's "by" stands before its linked
+    # name, or opens the link, and still counts.
+    ("<h1>T</h1><ul><li><a href='/ch/bike'>A Year of Commuting by Bicycle in the Rain</a></li>"
+     "</ul><p>We rode every day.</p>", None),
+    ("<h1>T</h1><p>Next: <a href='/garden'>Gardening by Moonlight</a></p>", None),
+    ("<h1>T</h1><p>Posted by <a href='/u/ann'>Ann Lee</a></p>"
+     "<p><a href='/ch/bike'>Commuting by Bicycle</a></p>", "Ann Lee"),
+    ("<h1>T</h1><p><a href='/u/ann'>by Ann Lee</a></p>", "Ann Lee"),
+    ("<h1>T</h1><p>By Ann Lee</p><p><a href='/ch/bike'>Commuting by Bicycle</a></p>", "Ann Lee"),
     # The window around the title is measured in the text as read, whatever the markup's
     # indentation before the title.
     ("<div><p>By Ann Lee</p>" + "\n" + " " * 3000 + "</div><h1>T</h1><p>x</p>", "Ann Lee"),

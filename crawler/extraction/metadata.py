@@ -432,15 +432,38 @@ def _byline_authors(view: _PageView) -> list[str]:
             return _split_authors(name)
     text = view.around_title(before=300, after=1500, blocks=True)
     title = view.title_text()
+    links: str | None = None
     for m in _BY_TEXT.finditer(text):
-        if _shouted(m, text) or (title and m.group(0).strip(" |•·" + BLOCK_BREAK) in title):
+        phrase = m.group(0).strip(" |•·" + BLOCK_BREAK)
+        if _shouted(m, text) or (title and phrase in title):
             continue  # capitals that are no name; the title's own words ("Commuting by Bicycle")
+        if links is None:
+            links = _link_texts(view.tree)
+        if _in_linked_title(links, phrase):
+            continue  # another page's title
         names = [n for n in (_clean_name(p) for p in _split_authors(_sentence_end(m.group(1))))
                  if n]
         if names:
             return names
         break
     return []
+
+
+_LINK_BREAK = "\x00"
+
+
+def _link_texts(tree: HtmlElement) -> str:
+    """The texts of the page's links, runs of spaces made one, each opened by ``_LINK_BREAK``."""
+    return "".join(_LINK_BREAK + _WS.sub(" ", text_content(a)).strip() for a in tree.iter("a"))
+
+
+def _in_linked_title(links: str, phrase: str) -> bool:
+    """Whether a "by NAME" phrase stands inside a link's text after other words (``links`` from
+    :func:`_link_texts`): the title of another page (a table of contents or a "next" link: "A
+    Year of Commuting by Bicycle"), not a byline, whose "by" comes before a linked name ("by
+    <a>Jane Doe</a>") or opens the link. Two counts of the joined texts, whatever the number of
+    links."""
+    return links.count(phrase) > links.count(_LINK_BREAK + phrase)
 
 
 _SENTENCE_END = re.compile(r"(?:[^\W\d_]{3,}|[^\W\d_a-z]{2,})\.(?=\s)")
