@@ -42,6 +42,11 @@ def test_metadata_of_fixture_pages(name: str) -> None:
     ("<title>Intro | Acme</title><h1>Acme</h1><h1>Intro</h1>", "Intro"),
     ("<title>How to X - Forum</title><h1>Thread: How to X</h1>", "How to X"),
     ("<title>Docs</title><h1>Configuration<a class='headerlink' href='#c'>¶</a></h1>", "Configuration"),
+    # The anchor's mark before the title (VuePress) goes; a title's own leading "#" stays.
+    ("<title>Docs</title><h1 id='c'><a href='#c' class='header-anchor'>#</a> Configuration</h1>",
+     "Configuration"),
+    ("<title>x</title><h1>#MeToo at ten</h1>", "#MeToo at ten"),
+    ("<title>x</title><h1><a href='/tags/rust'>#rust</a> weekly notes</h1>", "#rust weekly notes"),
     ("<title>x</title><h1>Two<br>lines</h1>", "Two lines"),
     ("<title>Only a title</title>", "Only a title"),
     ("<title>What is Ownership? - The Book</title><h1>The Book</h1><p>x</p>", "What is Ownership?"),

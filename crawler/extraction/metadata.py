@@ -115,6 +115,19 @@ def split_title(raw: str) -> list[str]:
 
 _CHROME_HINT = re.compile(r"logo|brand|masthead|site-?title|site-?name|navbar|topbar|site-?header", re.I)
 _HEADING_MARKS = re.compile(r"[\s¶#§🔗]+$")
+_LEADING_MARKS = re.compile(r"^[\s¶#§🔗]+")
+_MARKS_ONLY = re.compile(r"[\s¶#§🔗]*")
+
+
+def _heading_text(heading: HtmlElement) -> str:
+    """A heading's text without the mark of its own anchor link: after it ("Title ¶", Sphinx)
+    always, before it ("# Title", VuePress) when the heading holds a link to a fragment whose
+    text is only such marks, so a title that starts with "#" ("#MeToo at ten") keeps it."""
+    text = element_text(heading)
+    if any((a.get("href") or "").startswith("#") and _MARKS_ONLY.fullmatch(text_content(a))
+           for a in heading.iter("a")):
+        text = _LEADING_MARKS.sub("", text)
+    return _HEADING_MARKS.sub("", text)
 
 
 def _in_site_chrome(el: HtmlElement) -> bool:
@@ -201,7 +214,7 @@ def _h1_texts(tags: _Tags) -> list[str]:
     for h1 in tags.h1s:
         if _in_site_chrome(h1):
             continue
-        text = _clean(_HEADING_MARKS.sub("", element_text(h1)))
+        text = _clean(_heading_text(h1))
         if text and len(text) < 300:
             out.append(text)
         if len(out) >= 4:
