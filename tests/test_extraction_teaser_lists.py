@@ -126,6 +126,9 @@ CASES = [
             + "".join(f"<li><a href='/2024/markt-{i}-zieht-um'>Der Wochenmarkt Nummer {i} "
                       f"zieht zum Kai</a></li>" for i in range(4)) + "</ul></div>"),
      ["Fähre Nummer 0", "Der Wochenmarkt Nummer 3", "Abschnitt eins", "Absatz 4"], []),
+    ("a short story's row of cards holding twice its prose goes",
+     "".join(PARAGRAPHS[:3]) + row("".join(card(i) for i in range(8))),
+     ["Absatz 0", "Absatz 2"], ["Mehr zum Thema", "Fähre Nummer 0", "Zusammenfassung 7"]),
     ("a page made of cards with a short introduction lists pages",
      "<p>Alle Meldungen zum Hafen.</p>" + row("".join(card(i) for i in range(6))),
      ["Alle Meldungen zum Hafen", "Fähre Nummer 0", "Zusammenfassung 5"], []),
