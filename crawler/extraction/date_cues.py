@@ -117,18 +117,21 @@ def may_hold_date(tree: HtmlElement, url: str | None) -> bool:
 
     Text (scripts included) is checked for every shape; attribute values for timestamps and cued
     dates (htmldate scans the serialised page), and those it reads as dates (meta content, title,
-    datetime) for every shape.
+    datetime) for every shape. The checks are read cheapest first: the values htmldate reads as
+    dates are few and show a date on most pages that hold one, so the page's whole text, and
+    then every attribute value, are read only on the pages they do not settle (the answer is
+    the same in any order).
     """
     page_url = url or next(iter(_CANONICAL_HREF(tree)), "")
     if page_url and _has_year_shape(page_url):
+        return True
+    read = "\n".join(map(_collapse, _READ_ATTRIBUTES(tree)))
+    if _has_year_shape(read, value_led=True) or _has_short_year_date(read):
         return True
     text = _collapse(etree.tostring(tree, encoding="unicode", method="text"))
     if _has_year_shape(text) or _has_short_year_date(text):
         return True
     values = "\n".join(_ATTRIBUTE_VALUES(tree))
     if _MARKUP_DATE.search(values) or _has_cued_date(values):
-        return True
-    read = "\n".join(map(_collapse, _READ_ATTRIBUTES(tree)))
-    if _has_year_shape(read, value_led=True) or _has_short_year_date(read):
         return True
     return tree.find(".//abbr[@data-utime]") is not None
