@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import lxml.html
 import pytest
 
 from crawler.extraction.document import parse_html
-from crawler.extraction.metadata import (Metadata, extract_metadata, join_names, normalise_date,
-                                         split_title, visible_dates)
+from crawler.extraction.metadata import (Metadata, _collapsed_window, extract_metadata, join_names,
+                                         normalise_date, split_title, visible_dates)
 from crawler.extraction.structured import parse_structured
 
 FIXTURES = Path(__file__).parent / "fixtures" / "metadata"
@@ -104,6 +105,28 @@ def test_split_title(raw: str, parts: list[str]) -> None:
 ])
 def test_author(html: str, author: str | None) -> None:
     assert _metadata(html).author == author
+
+
+_MENU = "Home\n    Sections\n\t\tWorld  \u2063  Sport \xa0 More\n" * 40
+
+
+@pytest.mark.parametrize("text, at, before, after", [
+    (_MENU + "Title of the story  \n By Jane Doe, 3 May 2021", len(_MENU), 600, 2500),
+    (_MENU + "Title of the story", len(_MENU), 30, 8),       # cut far ahead of the title
+    (_MENU + "   Title", len(_MENU) + 1, 5, 4),             # the title inside a run of spaces
+    (" " * 5000 + "Title   text", 5000, 10, 20),           # nothing but spaces ahead
+    ("a  b  c  Title", 9, 600, 2500),                      # less ahead than the window reads
+    ("ab" + " " * 3000 + "cd Title", 3005, 3, 2),           # one run longer than the first cut
+    ("", 0, 600, 2500),
+])
+def test_collapsed_window_is_the_window_of_the_collapsed_text(text: str, at: int, before: int,
+                                                              after: int) -> None:
+    """The window cut from the text with each run of white space made one, the title's place
+    counted in that text too, whatever part of the text ahead of the title is collapsed."""
+    whole = re.sub(r"\s+", " ", text)
+    place = len(re.sub(r"\s+", " ", text[:at]))
+    start = max(0, place - before)
+    assert _collapsed_window(text, at, before, after) == (whole[start:place + after], place - start)
 
 
 @pytest.mark.parametrize("names, joined", [

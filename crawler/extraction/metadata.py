@@ -649,12 +649,36 @@ def _text_around_title(tree: HtmlElement, before: int = 600, after: int = 2500) 
     # Runs of spaces are made one before the window is cut: counted in the markup's spaces, a
     # theme's indentation ahead of the title moved the window past what the reader sees there.
     joined = "".join(pieces)[1:]  # without the first piece's separator
-    text = _WS.sub(" ", joined)
     if h1_at is None:
-        return text[:after], 0
-    h1_at = len(_WS.sub(" ", joined[:h1_at]))
-    start = max(0, h1_at - before)
-    return text[start: h1_at + after], h1_at - start
+        return _WS.sub(" ", joined)[:after], 0
+    return _collapsed_window(joined, h1_at, before, after)
+
+
+_NON_SPACE = re.compile(r"\S")
+
+
+def _collapsed_window(text: str, at: int, before: int, after: int) -> tuple[str, int]:
+    """The window of ``text`` from ``before`` characters ahead of offset ``at`` to ``after``
+    past it, counted once each run of white space is made one space, and where ``at`` falls in
+    it.
+
+    Only the stretch ahead of ``at`` that the window reads is collapsed (the text ahead of a
+    title may run to thousands of characters of menus): the text is cut where a character
+    other than white space stands, so no run of spaces spans the cut and the parts collapsed
+    apart give the same text; the cut goes further back, twice as far each time, until the
+    stretch up to ``at`` holds ``before`` characters, or to the start."""
+    reach = max(2 * before, 1)
+    while at - reach > 0:
+        first = _NON_SPACE.search(text, at - reach, at)
+        if first is not None:
+            cut = first.start()
+            ahead = len(_WS.sub(" ", text[cut:at]))
+            if ahead >= before:
+                return _WS.sub(" ", text[cut:])[ahead - before: ahead + after], before
+        reach *= 2
+    ahead = len(_WS.sub(" ", text[:at]))
+    start = max(0, ahead - before)
+    return _WS.sub(" ", text)[start: ahead + after], ahead - start
 
 
 class _PageView:
