@@ -726,6 +726,21 @@ def test_urls_naming_a_user_and_password_are_fetched_without_them(hostile_server
     assert all("@" not in row["url"] for row in result.rows("url"))
 
 
+def test_links_to_other_ports_of_the_host_are_another_site(hostile_server, tmp_path) -> None:
+    """A page linking its host on 20 other ports: each is another site (an origin is scheme,
+    host and port), counted, not requested. Before, each port's robots.txt was asked for
+    (refused, retried, one ERROR line each); a page of links to thousands of ports kept a
+    crawl busy for as many requests, and reached the services a host keeps on other ports.
+    The page's link to its own port is followed."""
+    result = run_crawl(f"{hostile_server.base}/ports/", tmp_path,
+                       spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["links/filtered/other_port"] == 20
+    assert "robots.txt of 127.0.0.1:1 " not in result.log and "ERROR" not in result.log
+    assert result.stats.get("robotstxt/request_count") == 1
+    assert set(stored_paths(result, hostile_server)) == {"/ports/", "/ok/own-port"}
+
+
 def test_a_failed_pages_share_out_of_range_is_refused(hostile_server, tmp_path) -> None:
     result = run_crawl(f"{hostile_server.base}/ok/1", tmp_path,
                        spider_args={"render": "never"}, settings={"FAILED_PAGES_MAX_SHARE": 1.5})

@@ -68,6 +68,7 @@ def test_non_html_extensions(url: str, non_html: bool) -> None:
 
 
 SCOPE = CrawlScope(hosts=frozenset({"docs.example.com"}))
+PORTS = CrawlScope(hosts=frozenset({"127.0.0.1"}), ports=frozenset({80, 443, 8765}))
 
 
 @pytest.mark.parametrize(("scope", "url", "accepted", "reason"), [
@@ -84,6 +85,14 @@ SCOPE = CrawlScope(hosts=frozenset({"docs.example.com"}))
     (CrawlScope(hosts=frozenset({"127.0.0.1"})), "http://2130706433/a", True, ""),
     (CrawlScope(hosts=frozenset({"127.0.0.1"})), "http://[::ffff:127.0.0.1]/a", True, ""),
     (CrawlScope(hosts=frozenset({"127.0.0.1"})), "http://127.0.0.2/a", False, "offsite"),
+    # another port of a start host is another site; the start URL's port and 80, 443 are not
+    (PORTS, "http://127.0.0.1:6379/", False, "other_port"),
+    (PORTS, "http://127.0.0.1:0/", False, "other_port"),
+    (PORTS, "http://127.0.0.1:8765/a", True, ""),
+    (PORTS, "http://127.0.0.1/a", True, ""),
+    (PORTS, "https://127.0.0.1/a", True, ""),
+    (PORTS, "https://127.0.0.1:80/a", True, ""),
+    (PORTS, "http://127.0.0.2:6379/", False, "offsite"),
     (CrawlScope(hosts=frozenset({"127.0.0.1"})), "http://localhost/a", False, "offsite"),
     (CrawlScope(hosts=frozenset({"docs.example.com"}), deny=re.compile(r"\?page=")),
      "https://docs.example.com/list?page=2", False, "denied"),

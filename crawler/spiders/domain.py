@@ -56,8 +56,8 @@ from crawler.rendering import (RENDER_MODES, RenderConfig, ShellVerdict, find_br
 from crawler.sitemap_backlog import SitemapBacklog
 from crawler.startup import SettingError, parse_truth, read_bool, read_number, stop_if_misconfigured
 from crawler.unusable import UnusableResponse
-from crawler.urls import (CrawlScope, canonicalize_url, has_non_html_extension, host_of,
-                          same_site_other_name)
+from crawler.urls import (DEFAULT_PORTS, CrawlScope, canonicalize_url, has_non_html_extension,
+                          host_of, port_of, same_site_other_name)
 
 logger = logging.getLogger(__name__)
 
@@ -162,6 +162,8 @@ class DomainCrawlConfig:
             include_subdomains=_parse_bool("subdomains", subdomains),
             allow=_parse_regex("allow", allow),
             deny=_parse_regex("deny", deny),
+            ports=frozenset({*DEFAULT_PORTS.values(),
+                             *(p for p in map(port_of, canonical) if p is not None)}),
         )
         return cls(
             start_urls=tuple(dict.fromkeys(canonical)),

@@ -566,6 +566,14 @@ class HostileHandler(BaseHTTPRequestHandler):
             self.send(200, pages.control_page("userinfo", links=[
                 f"{named}/ok/userinfo-link", "/userinfo/redirect"]))
 
+    def ports(self, rest: str, query: dict, count: int) -> None:
+        """``/ports/``: links to this host on 20 other ports (nothing listens there) and on its
+        own port."""
+        host = self.origin.split("//", 1)[1].rsplit(":", 1)[0]
+        others = [f"http://{host}:{port}/" for port in range(1, 21)]
+        self.send(200, pages.control_page("ports", links=[
+            *others, f"{self.origin}/ok/own-port"]))
+
     def half_dead(self, rest: str, query: dict, count: int) -> None:
         """``/half-dead/<n>/``: an index linking ten pages ``/half-dead/<n>/<i>``, of which
         the first n fail every time, alternately with a 503 and a reset connection; the others
@@ -818,6 +826,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/drop", HostileHandler.drop),
     ("/drop/", HostileHandler.drop_kinds),
     ("/half-dead/", HostileHandler.half_dead),
+    ("/ports/", HostileHandler.ports),
     ("/userinfo/", HostileHandler.userinfo),
     ("/huge", HostileHandler.huge),
     ("/huge/", HostileHandler.huge),
