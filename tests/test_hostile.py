@@ -671,7 +671,6 @@ def test_start_urls_answered_with_no_page_fail_the_crawl(with_page: bool, hostil
 @pytest.mark.parametrize(("failing", "settings", "code", "reason"), [
     (7, {}, 7, "pages_failed"),    # 7 of 11 pages lost: more than half (before: exit 0)
     (3, {}, 0, "finished"),        # 3 of 11: a broken section, the crawl did its job
-    (7, {"FAILED_PAGES_MAX_SHARE": 1}, 0, "finished"),   # the rule turned off
 ])
 def test_a_half_dead_server_fails_the_crawl(failing: int, settings: dict, code: int, reason: str,
                                             hostile_server, tmp_path) -> None:
@@ -741,13 +740,31 @@ def test_links_to_other_ports_of_the_host_are_another_site(hostile_server, tmp_p
     assert set(stored_paths(result, hostile_server)) == {"/ports/", "/ok/own-port"}
 
 
-def test_a_failed_pages_share_out_of_range_is_refused(hostile_server, tmp_path) -> None:
-    result = run_crawl(f"{hostile_server.base}/ok/1", tmp_path,
-                       spider_args={"render": "never"}, settings={"FAILED_PAGES_MAX_SHARE": 1.5})
-    assert result.returncode == 2, result.log[-3000:]
-    assert ("Cannot start the crawl: FAILED_PAGES_MAX_SHARE must be a number from 0 to 1, "
-            "got '1.5'") in result.log
-    assert result.rows("url") == []
+@pytest.mark.parametrize(("value", "problem"), [
+    ("0.5", None), ("0", None),
+    ("1", "off"),            # no crawl loses more than all its pages: the rule is left out
+    ("1.5", "FAILED_PAGES_MAX_SHARE must be a number from 0 to 1, got '1.5'"),
+    ("half", "FAILED_PAGES_MAX_SHARE must be a number from 0 to 1, got 'half'"),
+])
+def test_the_failed_pages_share_is_read_once_and_checked(value: str, problem: str | None) -> None:
+    """A share outside 0 to 1 stops the crawl at start with one sentence (exit code 2, as any
+    setting a component cannot use: ``crawler/startup.py``); 1 turns the rule off."""
+    from scrapy.exceptions import NotConfigured
+    from scrapy.utils.test import get_crawler
+
+    from crawler.extensions.failed_pages import FailedPagesConfig, FailedPagesGuard
+    from crawler.startup import SettingError
+
+    crawler = get_crawler(settings_dict=project_settings(FAILED_PAGES_MAX_SHARE=value))
+    if problem is None:
+        guard = FailedPagesGuard.from_crawler(crawler)
+        assert guard.config == FailedPagesConfig(max_share=float(value))
+        return
+    with pytest.raises(NotConfigured):
+        FailedPagesGuard.from_crawler(crawler)
+    if problem != "off":
+        with pytest.raises(SettingError, match=re.escape(problem)):
+            FailedPagesConfig.from_settings(crawler.settings)
 
 
 @pytest.mark.parametrize(("starts", "code"), [
