@@ -194,7 +194,8 @@ def choose_charset(body: bytes, header_label: str | None,
 
     - Valid UTF-8 with non-ASCII text is UTF-8 whatever is declared (other charsets almost
       never form valid UTF-8 by accident).
-    - A declared UTF-16/32 (no mark) is kept when the bytes decode in it as text.
+    - A declared UTF-16/32 (no mark) is kept when the bytes decode in it as text (also when
+      they are all ASCII, as UTF-16 of ASCII text is; else the declaration is dropped).
     - Declarations that decode the bytes without error: one is used as is; two that disagree
       are judged by how plausible their text is (charset-normalizer's mess ratio).
     - Bytes that are UTF-8 but for a few broken bytes beat a declaration whose text is less
@@ -211,8 +212,19 @@ def choose_charset(body: bytes, header_label: str | None,
     known = [(source, label, codec) for source, label, codec in declared if codec]
     named = ", ".join(f"{source} {label}" for source, label, _ in declared) or "nothing"
     if sample.isascii():
+        # UTF-16/32 text of ASCII characters is ASCII bytes too (NULs beside them): a wide
+        # declaration holds only when the bytes read as markup in it. An ASCII page declaring
+        # UTF-16 (browsers read such a <meta> as UTF-8) was decoded two bytes to a character
+        # and stored as CJK nonsense.
+        fitting = [(s, l, c) for s, l, c in known
+                   if c not in WIDE_CHARSETS or _reads_as_wide_text(sample, c)]
+        if fitting:
+            source, _, codec = fitting[0]
+            return CharsetChoice(_wide_codec(sample, codec), source,
+                                 "declared" if fitting[0] == known[0] else "corrected")
         if known:
-            return CharsetChoice(known[0][2], known[0][0], "declared")
+            return CharsetChoice("utf_8", "bytes", "corrected",
+                                 f"declared {named} but the bytes are ASCII text")
         return CharsetChoice("utf_8", "none", "declared", "ASCII")
     utf8_valid = decodes(sample, "utf-8") or decodes_but_cut(sample, "utf-8")
     wide = [(s, l, c) for s, l, c in known if c in WIDE_CHARSETS]

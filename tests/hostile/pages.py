@@ -48,6 +48,7 @@ CHARSET_MARKERS: dict[str, list[str]] = {
     "shift_jis": ["東京都の天気は晴れです", "図書館"],
     "gbk": ["今天北京的天气很好", "图书馆"],
     "iso-8859-15": ["20 €", "Œdipe", "Šibenik", "Žilina", "Ÿvette"],
+    "ascii": ["Plain sample in ASCII only."],
 }
 
 #: Ways a page can declare (or fail to declare) its charset.
@@ -94,7 +95,14 @@ def conflicting_charset_page(case: str) -> tuple[bytes, str, str]:
     """``utf16-header``: UTF-16 without a byte-order mark, declared in the header only;
     ``broken-utf8-as-sjis``: UTF-8 with one broken byte, declared Shift_JIS;
     ``latin2-header-utf8-meta`` and ``cp1251-header-utf8-meta``: a header charset the correct
-    ``<meta charset=utf-8>`` and the bytes contradict."""
+    ``<meta charset=utf-8>`` and the bytes contradict; ``ascii-utf16-meta`` and
+    ``ascii-utf16-header``: an ASCII page declaring UTF-16 in a ``<meta>`` or the header."""
+    if case.startswith("ascii-utf16-"):
+        meta = case.endswith("meta")
+        page = article(f"Encoding sample {case}", [CHARSET_MARKERS["ascii"][0], FILLER],
+                       head='<meta charset="utf-16">' if meta else "")
+        return (page.encode("ascii"), "text/html" if meta else "text/html; charset=utf-16",
+                "ascii")
     if case == "utf16-header":
         page = article("Encoding sample", [CHARSET_TEXTS["cp1252"], "Wide sample."])
         return page.encode("utf-16-le"), "text/html; charset=utf-16", "cp1252"
@@ -112,7 +120,7 @@ def conflicting_charset_page(case: str) -> tuple[bytes, str, str]:
 
 #: The cases of :func:`conflicting_charset_page`.
 CONFLICTING_CHARSET_CASES = ("utf16-header", "broken-utf8-as-sjis", "latin2-header-utf8-meta",
-                             "cp1251-header-utf8-meta")
+                             "cp1251-header-utf8-meta", "ascii-utf16-meta", "ascii-utf16-header")
 
 
 def utf8_declared_latin1_page() -> tuple[bytes, str]:
