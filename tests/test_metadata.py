@@ -81,6 +81,9 @@ def test_split_title(raw: str, parts: list[str]) -> None:
     ("<h1>T</h1><div class='post-author'>Ana Bel Ana Bel</div>", "Ana Bel"),
     ("<h1>T</h1><div class='post-author'>nightowl » Tue Mar 5</div>", "nightowl"),
     ("<h1>T</h1><div class='author'>The Author</div>", None),
+    # An author block writing the name and the author's own title apart: the name's element.
+    ("<h1>T</h1><div class='author'><div class='name'>Maren Holt</div>"
+     "<div class='title'>Baker and cyclist</div></div>", "Maren Holt"),
     # "by NAME" is read within a block: not across a table's cells, a list's items or the
     # title's own words; a "By" alone in its box still names the next one.
     ("<h1>T</h1><table><tr><th>Book</th><th>Finished by</th></tr><tr><td>History of maps</td>"

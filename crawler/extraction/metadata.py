@@ -440,7 +440,7 @@ def _byline_authors(view: _PageView) -> list[str]:
         if el.get("class") and not (el.get("rel") == "author" or el.get("itemprop") == "author"
                                     or _BYLINE_CLASS.search(el.get("class"))):
             continue
-        name = _clean_name(element_text(el))
+        name = _clean_name(element_text(_name_part(el)))
         if name and not _ROLE_WORDS.search(name.split()[0]):
             return _split_authors(name)
     text = view.around_title(before=300, after=1500, blocks=True)
@@ -468,6 +468,17 @@ _LINK_BREAK = "\x00"
 def _link_texts(tree: HtmlElement) -> str:
     """The texts of the page's links, runs of spaces made one, each opened by ``_LINK_BREAK``."""
     return "".join(_LINK_BREAK + _WS.sub(" ", text_content(a)).strip() for a in tree.iter("a"))
+
+
+def _name_part(block: HtmlElement) -> HtmlElement:
+    """The element of an author block whose class is ``name``, where the block writes the name
+    and the author's own title apart ("Maren Holt" over "Baker and cyclist", which read as one
+    line gave "Maren Holt Baker"); else the block."""
+    for el in block.iterdescendants(etree.Element):
+        names = el.get("class")
+        if names is not None and "name" in names.split():
+            return el
+    return block
 
 
 def _in_linked_title(links: str, phrase: str) -> bool:
