@@ -208,6 +208,10 @@ def test_visible_dates_are_read_around_the_title() -> None:
     assert visible_dates(tree) == [("2023-03-02", False), ("2024-05-05", True)]
 
 
+DOCUSAURUS = '<meta name="generator" content="Docusaurus v3.10.2">'
+POSTING = '<script type="application/ld+json">{"@type":"BlogPosting","headline":"N"}</script>'
+
+
 @pytest.mark.parametrize("html, url, page_type", [
     ("<p>x</p>", "https://shop.example/", "homepage"),
     ("<meta property='og:type' content='product'><h1>P</h1>", "https://shop.example/p/1", "product"),
@@ -216,6 +220,13 @@ def test_visible_dates_are_read_around_the_title() -> None:
     ('<script type="application/ld+json">{"@type":"NewsArticle","headline":"N"}</script>',
      "https://x.example/news/n", "article"),
     ("<h1>Plumbing</h1>", "https://x.example/services/plumbing", "service"),
+    # A documentation generator's blog post declares itself a post: an article; its docs pages,
+    # its API pages and its home page keep their types.
+    (DOCUSAURUS + POSTING, "https://x.example/blog/n/", "article"),
+    (DOCUSAURUS + "<h1>Install</h1>", "https://x.example/install/", "documentation"),
+    (DOCUSAURUS + POSTING.replace("BlogPosting", "TechArticle"), "https://x.example/api/n/",
+     "documentation"),
+    (DOCUSAURUS + POSTING, "https://x.example/", "documentation"),
     ("<h1>Tents</h1>" + "<div class='card'><a href='/p'>Tent</a> $199.00</div>" * 10, "https://x.example/c/tents",
      "collection"),
 ])

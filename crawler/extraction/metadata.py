@@ -851,6 +851,8 @@ def _site_name(tags: _Tags, url: str, sd: StructuredData) -> str | None:
     return None
 
 
+_POST_TYPES = frozenset({"blogposting", "newsarticle", "article"})
+"""Declared types of a post, which a documentation generator's blog writes too."""
 _DOC_PATH = re.compile(r"/(docs?|documentation|manual|reference|api|guide|guides|tutorial|handbook|wiki)(/|$)")
 _FORUM_PATH = re.compile(r"/(forums?|threads?|topic|t|questions|discussions?|community|board)(/|$)")
 _LISTING_PATH = re.compile(r"/(category|categories|tag|tags|archive|archives|page|search|blog|news)(/|$)")
@@ -912,9 +914,14 @@ def _declared_page_type(tags: _Tags, url: str, sd: StructuredData, has_date: boo
         return "product"
     if types & {"discussionforumposting", "qapage"}:
         return "forum"
-    if types & {"techarticle", "apireference"} or _DOC_PATH.search(path) or _is_docs(tags):
+    home = path in ("", "/") or path.rstrip("/").count("/") == 0 and path.endswith(("index.html", "index.php"))
+    if types & {"techarticle", "apireference"}:
         return "documentation"
-    if path in ("", "/") or path.rstrip("/").count("/") == 0 and path.endswith(("index.html", "index.php")):
+    if types & _POST_TYPES and not home and not types & LIST_TYPES:
+        return "article"
+    if _DOC_PATH.search(path) or _is_docs(tags):
+        return "documentation"
+    if home:
         return "homepage"
     if types & LIST_TYPES:
         return "article" if _article_beside_list(types, og_type, has_date) else "listing"
