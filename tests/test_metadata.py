@@ -102,6 +102,14 @@ def test_split_title(raw: str, parts: list[str]) -> None:
      "<p><a href='/ch/bike'>Commuting by Bicycle</a></p>", "Ann Lee"),
     ("<h1>T</h1><p><a href='/u/ann'>by Ann Lee</a></p>", "Ann Lee"),
     ("<h1>T</h1><p>By Ann Lee</p><p><a href='/ch/bike'>Commuting by Bicycle</a></p>", "Ann Lee"),
+    # Digits that go on a word are part of the name (a user name); digits that open a word
+    # (a date, a count) end it.
+    ("<script type='application/ld+json'>{\"@type\": \"DiscussionForumPosting\", \"author\": "
+     "{\"@type\": \"Person\", \"name\": \"Pippin06\"}}</script><h1>T</h1>", "Pippin06"),
+    ("<meta name='author' content='Need2KnowLion'><p>x</p>", "Need2KnowLion"),
+    ("<h1>T</h1><span class='author-name'>lulug30</span>", "lulug30"),
+    ("<meta name='author' content='Jo Writer 2024'><p>x</p>", "Jo Writer"),
+    ("<h1>T</h1><span class='byline'>Rae Lo 12 comments</span>", "Rae Lo"),
     # The window around the title is measured in the text as read, whatever the markup's
     # indentation before the title.
     ("<div><p>By Ann Lee</p>" + "\n" + " " * 3000 + "</div><h1>T</h1><p>x</p>", "Ann Lee"),

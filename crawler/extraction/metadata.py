@@ -363,7 +363,7 @@ _NAME_STOP = re.compile(
     r"|\b(?:january|february|march|april|june|july|august|september|october|november|december|"
     r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?(?=\s*\d|\s*$)"
     r"|\b(?:last\s+)?(?:updated|published|posted|modified|reviewed)\b"
-    r"|\d|[»«|•·])", re.IGNORECASE)
+    r"|(?<![^\W_])\d|[»«|•·])", re.IGNORECASE)
 #: Job titles and verbs that follow a name in visible bylines ("Jane Doe Senior Editor", "Jane says").
 _ROLE_STOP = re.compile(
     r"\s*(?:\b(?:former|senior|staff|contributing|associate|managing|chief|lead|content|big)\s+\w+"
