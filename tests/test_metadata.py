@@ -52,6 +52,14 @@ def test_metadata_of_fixture_pages(name: str) -> None:
     ("<title>Only a title</title>", "Only a title"),
     ("<title>What is Ownership? - The Book</title><h1>The Book</h1><p>x</p>", "What is Ownership?"),
     ("<title>It’s here</title><h1>It’s here</h1>", "It's here"),
+    # A <title> of three fragments or more, one at an end longer than all the others together,
+    # each of them short (a forum's section and site, a board's "View topic"), is that one; a
+    # fragment that is no longer than the rest (a date range cut at its dash) keeps its run.
+    ("<title>What happened to the install image in 2024 / Arch Discussion / Arch Linux Forums"
+     "</title>", "What happened to the install image in 2024"),
+    ("<title>Board &bull; View topic - The 2025 season is back!</title>", "The 2025 season is back!"),
+    ("<title>Weekly report 14. - 20. January 2022 - Acme</title>",
+     "Weekly report 14. - 20. January 2022"),
     ("<p>nothing</p>", None),
 ])
 def test_title(html: str, title: str | None) -> None:

@@ -222,6 +222,12 @@ def _h1_texts(tags: _Tags) -> list[str]:
     return out
 
 
+TITLE_TRAIL_MAX_WORDS = 4
+"""Words of each fragment of a ``<title>`` trail (a site's sections after the page's title:
+"Topic / Section / Site Forums") dropped as a whole. Swept 3/4/5/6 on extraction-dev: the same
+titles (the trail also holds fewer characters than the title it follows)."""
+
+
 def _strip_site(title: str, site_names: list[str]) -> str:
     """``title`` without a leading or trailing site-name fragment."""
     for name in site_names:
@@ -247,6 +253,12 @@ def _strip_site(title: str, site_names: list[str]) -> str:
         first, last = parts[0], parts[-1]
         candidate = first if len(first) >= len(last) else last
         other = last if candidate is first else first
+        # Every other fragment short and together shorter ("Topic / Section / Site Forums"):
+        # a trail of the site's sections after (or before) the page's own title.
+        rest = parts[1:] if candidate is first else parts[:-1]
+        if len(rest) > 1 and len(candidate) > sum(map(len, rest)) \
+                and all(len(p.split()) <= TITLE_TRAIL_MAX_WORDS for p in rest):
+            return candidate
         if len(other.split()) <= 4 and len(candidate) > len(other):
             if candidate is first:
                 cut = _find_separator_before(title, last)
