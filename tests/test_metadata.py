@@ -118,6 +118,14 @@ def test_split_title(raw: str, parts: list[str]) -> None:
     ("<h1>T</h1><span class='author-name'>lulug30</span>", "lulug30"),
     ("<meta name='author' content='Jo Writer 2024'><p>x</p>", "Jo Writer"),
     ("<h1>T</h1><span class='byline'>Rae Lo 12 comments</span>", "Rae Lo"),
+    # A comment form's name field (its label beside its input) is where a reader types a name,
+    # not a byline; a byline holding a widget's inputs further down still names the author.
+    ("<h1>T</h1><form><p class='comment-form-author'><label for='author'>Name *</label>"
+     "<input id='author' name='author'></p></form>", None),
+    ("<h1>T</h1><p class='comment-form-author'><label for='a'>Name</label><input id='a'></p>"
+     "<p>By Ann Lee</p>", "Ann Lee"),
+    ("<h1>T</h1><div class='author'><a href='/u/gq'>Georg Quaas</a>, 21 Jan 2015"
+     "<div class='rating'><input type='radio' name='r'></div></div>", "Georg Quaas"),
     # The window around the title is measured in the text as read, whatever the markup's
     # indentation before the title.
     ("<div><p>By Ann Lee</p>" + "\n" + " " * 3000 + "</div><h1>T</h1><p>x</p>", "Ann Lee"),

@@ -447,7 +447,7 @@ def _byline_authors(view: _PageView) -> list[str]:
     """Authors from visible bylines: author/byline elements, then "By Name" text near the title."""
     for el in islice(_byline_blocks(view.tree), BYLINE_MAX_BLOCKS):
         if el.tag in ("meta", "link", "script", "style", "img", "body", "html") \
-                or _in_page_frame(el, view.frame_tags):
+                or _in_page_frame(el, view.frame_tags) or _is_form_field(el):
             continue
         if el.get("class") and not (el.get("rel") == "author" or el.get("itemprop") == "author"
                                     or _BYLINE_CLASS.search(el.get("class"))):
@@ -527,6 +527,16 @@ def _shouted(m: re.Match, text: str) -> bool:
         return True
     before = _CAPS_WORD.findall(text[max(0, m.start() - 40):m.start()])
     return bool(before) and before[-1].isupper()
+
+
+_FORM_CONTROLS = ("input", "textarea", "select", "label")
+
+
+def _is_form_field(el: HtmlElement) -> bool:
+    """Whether an author-named element is a form's field or its row (a comment form's "Name *"
+    label beside its input): the place a reader types a name, not a byline. A byline holding
+    a widget further down (a rating's inputs after the name) is still one."""
+    return el.tag in _FORM_CONTROLS or any(child.tag in _FORM_CONTROLS for child in el)
 
 
 def _in_page_frame(el: HtmlElement, frame_tags: frozenset[str]) -> bool:
