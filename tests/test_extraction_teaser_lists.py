@@ -129,6 +129,11 @@ CASES = [
     ("a short story's row of cards holding twice its prose goes",
      "".join(PARAGRAPHS[:3]) + row("".join(card(i) for i in range(8))),
      ["Absatz 0", "Absatz 2"], ["Mehr zum Thema", "Fähre Nummer 0", "Zusammenfassung 7"]),
+    ("a row's title of a long line (under sixty characters) goes with it",
+     STORY + "<h2>Weitere Meldungen aus dem Hafen und der Umgebung</h2><div class='row'>"
+     + "".join(card(i) for i in range(4)) + "</div><p>Fotos: Hafenamt</p>",
+     ["Absatz 0", "Absatz 4", "Fotos: Hafenamt"],
+     ["Weitere Meldungen aus dem Hafen", "Fähre Nummer 0"]),
     ("a page made of cards with a short introduction lists pages",
      "<p>Alle Meldungen zum Hafen.</p>" + row("".join(card(i) for i in range(6))),
      ["Alle Meldungen zum Hafen", "Fähre Nummer 0", "Zusammenfassung 5"], []),
