@@ -16,6 +16,8 @@ from lxml import etree
 from w3lib.html import strip_html5_whitespace
 from w3lib.url import safe_url_string
 
+from crawler.urls import hash_route
+
 logger = logging.getLogger(__name__)
 
 #: ``<link rel=...>`` relations that point at other pages of the site (Sphinx reaches its
@@ -34,8 +36,8 @@ SCAN_PIECE = 64 * 1024
 class PageLinks:
     """What a page links to.
 
-    ``anchors``: absolute URLs of its ``<a>`` and ``<area>`` links, without their fragment,
-    unique, in document order (at most the scan's ``limit``; ``capped`` says the limit was
+    ``anchors``: absolute URLs of its ``<a>`` and ``<area>`` links, without their fragment
+    (but for a client-side route, see :func:`~crawler.urls.hash_route`, when asked), unique, in document order (at most the scan's ``limit``; ``capped`` says the limit was
     reached and the rest of the page was not read). ``relations``: its ``<link rel=next|prev|
     index|...>`` targets, absolute. ``canonical``: the href of the first ``<link
     rel=canonical>`` in its head, as written (None when absent).
@@ -53,16 +55,19 @@ class _LinkTarget:
     A fragment names a place in a page, not a page, so ``#install`` and ``guide#faq`` are links
     to the page itself and to ``guide``. Each distinct href (fragments aside) is resolved once,
     against the page's ``<base>`` and encoded in the page's encoding, as Scrapy's LinkExtractor
-    does; pages repeat the same href and link to dozens of their own sections.
+    does; pages repeat the same href and link to dozens of their own sections. With ``routes``,
+    a fragment that is a client-side route (``#/guide``) stays: on a page built in the
+    browser it names another page.
     """
 
     def __init__(self, page_url: str, base_url: str, encoding: str, limit: int | None,
-                 anchors: bool) -> None:
+                 anchors: bool, routes: bool = False) -> None:
         self.page_url = page_url
         self.base_url = base_url
         self.encoding = encoding
         self.limit = limit
         self.want_anchors = anchors
+        self.routes = routes
         self.links = PageLinks()
         self.urls: dict[str, None] = {}
         self.hrefs: set[tuple[str, str, bool]] = set()
@@ -98,13 +103,14 @@ class _LinkTarget:
 
     def _anchor(self, href: str) -> None:
         before, mark, fragment = href.partition("#")
-        key = (before, mark, bool(fragment))
+        key = (before, mark, hash_route(href) if self.routes else bool(fragment))
         if key in self.hrefs:
             return
         self.hrefs.add(key)
         try:
             url = safe_url_string(urljoin(self.base_url, href), encoding=self.encoding)
-            url = urljoin(self.page_url, url).partition("#")[0]
+            url = urljoin(self.page_url, url)
+            url = url.partition("#")[0] + (hash_route(url) if self.routes else "")
         except ValueError:
             logger.debug("Skipped a link with a bad URL: %r", href)
             return
@@ -117,14 +123,15 @@ class _LinkTarget:
 
 
 def scan_links(html: str, page_url: str, base_url: str, encoding: str, *,
-               limit: int | None = None, anchors: bool = True) -> PageLinks:
+               limit: int | None = None, anchors: bool = True, routes: bool = False) -> PageLinks:
     """Read a page's links (see :class:`PageLinks`) in one streaming pass over ``html``.
 
     With ``limit``, the scan stops after the first ``limit`` distinct anchor URLs (within one
     piece of ``SCAN_PIECE`` characters); without ``anchors``, after the head (only the canonical
-    link and the relations in it are read).
+    link and the relations in it are read). With ``routes``, anchors keep a fragment that is a
+    client-side route.
     """
-    target = _LinkTarget(page_url, base_url, encoding, limit, anchors)
+    target = _LinkTarget(page_url, base_url, encoding, limit, anchors, routes)
     parser = etree.HTMLParser(target=target, encoding="utf-8", huge_tree=True, recover=True,
                               no_network=True)
     try:

@@ -142,6 +142,29 @@ def canonicalize_url(url: str) -> str:
     return urlunsplit((scheme, netloc, path, urlencode(query, doseq=True), ""))
 
 
+def hash_route(url: str) -> str:
+    """The client-side route a URL's fragment names, as a fragment (``#/guide``, ``#!/guide``),
+    or "" when it names none.
+
+    A page that builds itself in the browser may route by the fragment: ``#/guide`` and the
+    hash-bang ``#!/guide`` are pages of their own, served as one shell. A fragment not starting
+    with ``/`` or ``!/`` is a place in a page (``#install``); a route's own query is a place in
+    the route's page (``#/guide?id=install``), and the root route (``#/``) is the page itself.
+    """
+    fragment = url.partition("#")[2]
+    prefix = "!" if fragment.startswith("!/") else ""
+    route = fragment[len(prefix):].partition("?")[0]
+    if not route.startswith("/") or route == "/":
+        return ""
+    return "#" + prefix + route
+
+
+def canonicalize_routed_url(url: str) -> str:
+    """:func:`canonicalize_url` keeping the client-side route of the fragment (see
+    :func:`hash_route`): the URL of a page reached by a hash route."""
+    return canonicalize_url(url) + hash_route(safe_url_string(url.strip()))
+
+
 def without_userinfo(url: str) -> str:
     """The URL without the user name and password of its authority (``user:pass@``): the
     same page, and the only form the crawl can fetch (Scrapy's client fails on such a URL with

@@ -364,3 +364,65 @@ def test_robots_txt_is_fetched_once_for_its_rules_and_its_sitemaps(behaviours_cr
     assert result.stats["sitemaps/from_robots"] == 1  # its Sitemap: line still followed
     assert "/only-in-sitemap-index.html" in stored_paths(result, server.origin)
     assert "/private/secret.html" not in server.request_counts()  # and its rules obeyed
+
+
+#: The hash-router site's pages: the route each is stored under, a phrase of its own text.
+ROUTE_PAGES = {
+    "/": "rocky coast",
+    "/#/guide/tides": "rule of twelfths",
+    "/#/guide/knots": "two half hitches",
+    "/#!/guide/lanterns": "ninth one marks the steps",
+}
+
+
+@pytest.mark.parametrize(("render", "settings"), [
+    ("auto", {}),
+    ("always", {}),
+    # one browser page renders every route in turn: from one route to the next is a
+    # navigation inside the same document
+    ("auto", {"PLAYWRIGHT_MAX_PAGES_PER_CONTEXT": 1, "CONCURRENT_REQUESTS": 1}),
+])
+def test_hash_routes_of_a_rendered_page_are_pages_of_their_own(render: str,
+                                                               settings: dict[str, Any],
+                                                               serve_site, tmp_path: Path,
+                                                               chromium_path: str) -> None:
+    """A page the browser builds from its URL's fragment (``#/guide``, ``#!/guide``): each route
+    is rendered and stored under its URL with the route, with its own text; a route's section
+    (``#/guide?id=x``) and a plain fragment (``#part1``) are no pages."""
+    server = serve_site("hash-router")
+    result = run_crawl(server.url("/"), tmp_path, spider_args={"render": render},
+                       settings={"QUALITY_GATE_MIN_SCORE": 0, **settings})
+    assert result.returncode == 0, result.log[-3000:]
+    by_path = {url.removeprefix(server.origin): item
+               for url, item in zip(result.urls(), result.items)}
+    assert sorted(by_path) == sorted(ROUTE_PAGES)  # no anchor stored as a page
+    for path, phrase in ROUTE_PAGES.items():
+        assert by_path[path]["rendered"] is True
+        assert phrase in by_path[path]["content_text"], path
+        others = set(ROUTE_PAGES.values()) - {phrase}
+        assert not any(other in by_path[path]["content_text"] for other in others), path
+    assert sorted(r["url"] for r in result.rows("url")) == sorted(result.urls())
+    routed = [item for path, item in by_path.items() if path != "/"]
+    assert {item["render_reason"] for item in routed} == {
+        "hash_route" if render == "auto" else "render_always"}
+
+
+def test_route_fragments_of_a_page_served_whole_are_not_followed(serve_site,
+                                                                 tmp_path: Path) -> None:
+    """A page served whole (no browser needed) that links ``#/x`` keeps its links'
+    fragments dropped: one page, as before."""
+    site = tmp_path / "site"
+    site.mkdir()
+    words = " ".join(["A page served whole, with its text in the markup."] * 20)
+    (site / "index.html").write_text(
+        "<!DOCTYPE html><html><head><title>Whole</title></head><body><main><h1>Whole</h1>"
+        f'<p>{words}</p><a href="#/guide">Guide</a> <a href="#!/more">More</a> '
+        '<a href="other.html#/guide">Other</a></main></body></html>')
+    (site / "other.html").write_text(
+        "<!DOCTYPE html><html><head><title>Other</title></head><body><main><h1>Other</h1>"
+        f"<p>{words}</p></main></body></html>")
+    server = serve_site(site)
+    result = run_crawl(server.url("/"), tmp_path / "crawl", spider_args={"render": "auto"})
+    assert result.returncode == 0, result.log[-3000:]
+    assert sorted(stored_paths(result, server.origin)) == ["/", "/other.html"]
+    assert "pages/rendered" not in result.stats

@@ -41,6 +41,25 @@ def test_anchor_links(body: str, base: str, encoding: str, expected: list[str]) 
     assert not links.capped
 
 
+ROUTED_LINKS = ('<a href="#/guide">1</a><a href="#/guide?id=part">2</a><a href="#!/faq">3</a>'
+                '<a href="#/?id=top">4</a><a href="#top">5</a><a href="/other#/guide">6</a>'
+                '<a href="b.html">7</a>')
+
+
+@pytest.mark.parametrize(("routes", "expected"), [
+    # a page built in the browser: a route is a page, a route's section is the route's page
+    (True, [PAGE + "#/guide", PAGE + "#!/faq", PAGE, "https://docs.example.com/other#/guide",
+            "https://docs.example.com/guide/b.html"]),
+    # any other page: every fragment is a place in a page, as before
+    (False, [PAGE, "https://docs.example.com/other", "https://docs.example.com/guide/b.html"]),
+])
+def test_anchor_links_keep_client_side_routes_when_asked(routes: bool,
+                                                         expected: list[str]) -> None:
+    links = scan_links(f"<html><body>{ROUTED_LINKS}</body></html>", PAGE, PAGE, "utf-8",
+                       routes=routes)
+    assert links.anchors == expected
+
+
 def test_page_relation_and_canonical_links() -> None:
     links = scan_links('<html><head><link rel="next" href="next.html"><link rel="stylesheet" '
                        'href="s.css"><link rel="canonical" href="/c"><link rel="prev index" '
@@ -123,6 +142,12 @@ def test_one_request_per_linked_page_whatever_its_anchors_fragments_and_tracking
     (Request("https://example.com/a",
              meta={CANONICAL_URL_META: "https://example.com/a"}).replace(
         url="https://example.com/b"), Request("https://example.com/a"), False),
+    # a page reached by a client-side route is not the shell every route is served as
+    (Request("https://example.com/#/a", meta={CANONICAL_URL_META: "https://example.com/#/a"}),
+     Request("https://example.com/"), False),
+    (Request("https://example.com/#/a", meta={CANONICAL_URL_META: "https://example.com/#/a"}),
+     Request("https://example.com/#/b", meta={CANONICAL_URL_META: "https://example.com/#/b"}),
+     False),
 ])
 def test_fingerprints_are_over_canonical_urls(first: Request, second: Request,
                                               same: bool) -> None:

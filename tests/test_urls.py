@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension
+from crawler.urls import (CrawlScope, canonicalize_routed_url, canonicalize_url,
+                          has_non_html_extension)
 
 
 @pytest.mark.parametrize(("url", "canonical"), [
@@ -46,6 +47,23 @@ from crawler.urls import CrawlScope, canonicalize_url, has_non_html_extension
 ])
 def test_canonical_form(url: str, canonical: str) -> None:
     assert canonicalize_url(url) == canonical
+
+
+@pytest.mark.parametrize(("url", "routed"), [
+    ("https://a.example/#/guide/intro", "https://a.example/#/guide/intro"),
+    ("https://a.example/docs/index.html?utm_source=x#!/guide", "https://a.example/docs/#!/guide"),
+    ("https://a.example/#/guide?id=install", "https://a.example/#/guide"),  # a route's section
+    ("https://a.example/#/?id=install", "https://a.example/"),  # the root route's section
+    ("https://a.example/#/", "https://a.example/"),  # the root route is the page
+    ("https://a.example/#!/", "https://a.example/"),
+    ("https://a.example/#install", "https://a.example/"),  # a place in the page
+    ("https://a.example/#", "https://a.example/"),
+    ("https://a.example/#guide/intro", "https://a.example/"),
+    ("https://a.example/#/caf\u00e9", "https://a.example/#/caf%C3%A9"),
+])
+def test_routed_canonical_form_keeps_client_side_routes(url: str, routed: str) -> None:
+    assert canonicalize_routed_url(url) == routed
+    assert canonicalize_url(url) == routed.partition("#")[0]  # the plain form drops them
 
 
 def test_canonicalisation_is_idempotent() -> None:

@@ -56,7 +56,8 @@ from crawler.rendering import (RENDER_MODES, RenderConfig, ShellVerdict, find_br
 from crawler.sitemap_backlog import SitemapBacklog
 from crawler.startup import SettingError, parse_truth, read_bool, read_number, stop_if_misconfigured
 from crawler.unusable import UnusableResponse
-from crawler.urls import (DEFAULT_PORTS, CrawlScope, canonicalize_url, has_non_html_extension,
+from crawler.urls import (DEFAULT_PORTS, CrawlScope, canonicalize_routed_url, canonicalize_url,
+                          has_non_html_extension, hash_route,
                           host_of, port_of, same_site_other_name)
 
 logger = logging.getLogger(__name__)
@@ -443,6 +444,11 @@ class DomainSpider(Spider):
         if self.render_mode == "always":
             meta.update(self._render_meta())
             meta[RENDER_REASON_META] = "render_always"
+        elif self.render_mode == "auto" and hash_route(url):
+            # The server answers a route with the shell it answers for every route: only the
+            # browser shows the route's page.
+            meta.update(self._render_meta())
+            meta[RENDER_REASON_META] = "hash_route"
         return Request(url, callback=self.parse_page, errback=self.on_page_error, meta=meta)
 
     def render_again(self, item: PageItem, reason: str) -> Request:
@@ -574,7 +580,8 @@ class DomainSpider(Spider):
             verdict = None
         text, cut = limit_attributes(text)
         links = scan_links(text, response.url, base_url, response.encoding,
-                           limit=self.link_limit or None, anchors=self._follows_links(response))
+                           limit=self.link_limit or None, anchors=self._follows_links(response),
+                           routes=self._follows_routes(response))
         return PageReading(verdict, cut, base_url, links)
 
     def _page_item(self, response: TextResponse, rendered: bool,
@@ -583,6 +590,8 @@ class DomainSpider(Spider):
         url = canonicalize_url(response.url)
         if self.strip_session_ids:
             url = strip_session_ids(url)  # a session id a redirect added is not the page's URL
+        if rendered and response.request is not None:
+            url += hash_route(response.request.url)  # the route asked for names the page
         return PageItem(
             url=url,
             domain=urlsplit(url).netloc,
@@ -638,19 +647,28 @@ class DomainSpider(Spider):
                               "first %d are followed (the rest of the page is not read for "
                               "links)", response.url, self.link_limit, self.link_limit)
         urls = links.anchors + links.relations
+        routes = self._follows_routes(response)
+        canonical = (self._canonical_link(url, routes) for url in dict.fromkeys(urls))
         # One request per page linked, however many anchors and fragments point at it.
-        for url in dict.fromkeys(filter(None, map(self._canonical_link, dict.fromkeys(urls)))):
+        for url in dict.fromkeys(filter(None, canonical)):
             request = self._scoped_request(url, depth + 1)
             if request is not None:
                 yield request
 
-    def _canonical_link(self, url: str) -> str | None:
-        """The canonical form of a discovered URL, or None (counted) when it is malformed."""
+    def _canonical_link(self, url: str, routes: bool = False) -> str | None:
+        """The canonical form of a discovered URL (with its client-side route, ``#/guide``,
+        when ``routes``), or None (counted) when it is malformed."""
         try:
-            return canonicalize_url(url)
+            return canonicalize_routed_url(url) if routes else canonicalize_url(url)
         except ValueError:
             self.crawler.stats.inc_value("links/filtered/malformed")
             return None
+
+    def _follows_routes(self, response: Response) -> bool:
+        """Whether the page's links keep their client-side routes (``#/guide``, ``#!/guide``):
+        only a page the browser built routes by its fragment, and a route can be followed only
+        where the crawl may render (``render=auto``; ``always`` renders every page anyway)."""
+        return self.render_mode != "never" and bool(response.meta.get("playwright"))
 
     def _scoped_request(self, url: str, depth: int) -> Request | None:
         """A page request for a canonical URL, or None (counted) when it is out of scope."""
