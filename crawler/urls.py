@@ -256,14 +256,24 @@ class CrawlScope:
         """The same scope with one more host (its filters unchanged)."""
         return replace(self, hosts=self.hosts | {normalise_host(host)})
 
+    def origin_refused(self, url: str) -> str:
+        """Why a URL's site is not the crawl's: ``"offsite"`` (a host outside the scope),
+        ``"other_port"`` (a host of the scope on another port: another origin), or ``""`` when
+        its host and port are in scope. The one test of a URL's site, asked of a link
+        (:meth:`accepts`), of a redirect's target and of the URL a page finally came from."""
+        if not self.host_in_scope(host_of(url)):
+            return "offsite"
+        if self.ports and port_of(url) not in self.ports:
+            return "other_port"
+        return ""
+
     def accepts(self, url: str) -> tuple[bool, str]:
         """Whether a discovered URL should be crawled, and if not, the reason (a stat key)."""
         if urlsplit(url).scheme not in ("http", "https"):
             return False, "scheme"
-        if not self.host_in_scope(host_of(url)):
-            return False, "offsite"
-        if self.ports and port_of(url) not in self.ports:
-            return False, "other_port"
+        refused = self.origin_refused(url)
+        if refused:
+            return False, refused
         if self.allow is not None and not self.allow.search(url):
             return False, "not_allowed"
         if self.deny is not None and self.deny.search(url):

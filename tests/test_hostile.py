@@ -730,14 +730,21 @@ def test_links_to_other_ports_of_the_host_are_another_site(hostile_server, tmp_p
     host and port), counted, not requested. Before, each port's robots.txt was asked for
     (refused, retried, one ERROR line each); a page of links to thousands of ports kept a
     crawl busy for as many requests, and reached the services a host keeps on other ports.
-    The page's link to its own port is followed."""
+    A redirect there (HTTP or a meta refresh) is refused the same way; it was followed. The
+    page's link and redirect to its own port are followed."""
     result = run_crawl(f"{hostile_server.base}/ports/", tmp_path,
                        spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
     assert result.returncode == 0, result.log[-3000:]
     assert result.stats["links/filtered/other_port"] == 20
+    assert result.stats["redirect/other_port"] == 2
+    for path, port, target in (("redirect", 1, "redirect"), ("refresh", 2, "refresh")):
+        assert (f"Redirect from {hostile_server.base}/ports/{path} to http://127.0.0.1:{port}"
+                f"/ok/other-port-{target}, its host on another port: another site, not "
+                "followed") in result.log
     assert "robots.txt of 127.0.0.1:1 " not in result.log and "ERROR" not in result.log
     assert result.stats.get("robotstxt/request_count") == 1
-    assert set(stored_paths(result, hostile_server)) == {"/ports/", "/ok/own-port"}
+    assert set(stored_paths(result, hostile_server)) == {"/ports/", "/ok/own-port",
+                                                         "/ok/own-port-redirect"}
 
 
 @pytest.mark.parametrize(("value", "problem"), [
@@ -770,22 +777,31 @@ def test_the_failed_pages_share_is_read_once_and_checked(value: str, problem: st
 @pytest.mark.parametrize(("starts", "code"), [
     (["/redirect/offhost"], 6),            # the only start URL: the crawl cannot do its job
     (["/redirect/offhost", "/ok/1"], 0),   # another start URL gives pages: said, and crawled
+    (["/ports/redirect"], 6),              # the start host on another port: another site
 ])
 def test_a_start_url_redirected_out_of_scope_is_a_failed_start(starts: list[str], code: int,
                                                                hostile_server, tmp_path) -> None:
     """A start URL whose server sends it to another host (the bare domain to www): the offsite
     filter dropped the redirect without a word, and the crawl ended with nothing stored, exit
     0 and "errors: none". The other host is ``localhost``, so the internal-address guard
-    (which refuses it first) is off here."""
+    (which refuses it first) is off here. Sent to its host on another port, it was followed
+    there as the same site."""
     result = run_crawl(",".join(hostile_server.base + s for s in starts), tmp_path,
                        spider_args={"render": "never", "sitemaps": "false",
                                     "follow_links": "false"},
                        settings={**FAST, "ALLOW_INTERNAL_ADDRESSES": True})
     assert result.returncode == code, result.log[-3000:]
     assert result.stats["crawl/start_redirected_offsite"] == 1
-    assert (f"Start URL {hostile_server.base}/redirect/offhost was redirected to "
-            f"http://localhost:{hostile_server.port}/ok/offhost, a host outside the crawl's "
-            "scope" in result.log)
+    target, where = (("http://127.0.0.1:1/ok/other-port-redirect",
+                      "its host on another port, another site outside the crawl's scope")
+                     if "/ports/redirect" in starts else
+                     (f"http://localhost:{hostile_server.port}/ok/offhost",
+                      "a host outside the crawl's scope"))
+    assert (f"Start URL {hostile_server.base}{starts[0]} was redirected to {target}, "
+            f"{where}" in result.log)
+    # that line, and the crawl's own when it has nothing: the target is never asked for
+    assert result.stats["log_count/ERROR"] == (2 if code else 1)
+    assert result.stats.get("robotstxt/request_count") == 1
     assert [r["url"] for r in result.rows("url")] == (
         [f"{hostile_server.base}/ok/1"] if "/ok/1" in starts else [])
     if code:

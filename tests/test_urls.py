@@ -117,3 +117,7 @@ PORTS = CrawlScope(hosts=frozenset({"127.0.0.1"}), ports=frozenset({80, 443, 876
 ])
 def test_scope(scope: CrawlScope, url: str, accepted: bool, reason: str) -> None:
     assert scope.accepts(url) == (accepted, reason)
+    # the site test a redirect's target meets too: host and port, not the link filters
+    if reason != "scheme":
+        assert scope.origin_refused(url) == (reason if reason in ("offsite", "other_port")
+                                             else "")

@@ -4,7 +4,9 @@ Scrapy's RedirectMiddleware stops a chain after REDIRECT_MAX_TIMES with a DEBUG 
 loop (``a`` -> ``b`` -> ``a``) either runs to that limit or vanishes in the dupefilter. Here a
 redirect back to a URL already in the chain ends it at once (``redirect/loop``) and an over-long
 chain is counted (``redirect/max_reached``), each with a WARNING line; a redirect to another
-host is counted (``redirect/other_host``) and logged before the scope filters decide on it.
+host is counted (``redirect/other_host``) and logged before the scope filters decide on it (one
+to a start host on another port is refused there too, ``redirect/other_port``: the spider's
+scope decides a redirect's site as a link's).
 
 A redirect to the same page under another URL (``/guide/index.html`` -> ``/guide/``, as static
 hosts with "pretty URLs" answer) has the same canonical fingerprint as the request that was

@@ -490,7 +490,7 @@ class DomainSpider(Spider):
             logger.info("Skipped %s: the response is not text (%s)", response.url, declared)
             self._start_gave_no_page(response.request, f"the response is not text ({declared})")
             return
-        if not self.config.scope.host_in_scope(host_of(response.url)):
+        if self.config.scope.origin_refused(response.url):
             # Whatever flags the request carried (a same-page redirect's dont_filter, a render
             # request), a page is the crawl's only if the URL it finally came from is in scope.
             stats.inc_value("offsite/final_url")
@@ -974,34 +974,64 @@ class DomainSpider(Spider):
         if not request.meta.get("is_start"):
             return
         if request.meta.get(START_LEFT_SCOPE_META) and self.config is not None \
-                and not self.config.scope.host_in_scope(host_of(request.url)):
+                and self.config.scope.origin_refused(request.url):
             return  # redirected out of the scope: counted and said when it was scheduled
         self.start_requests_failed += 1
         first = (request.meta.get("redirect_urls") or [request.url])[0]
         logger.error("Start URL %s gave no page: %s", first, why)
 
     def on_request_scheduled(self, request: Request, spider: Spider | None = None) -> None:
-        """Catch a start URL redirected to a host outside the crawl's scope as it is scheduled
-        (the offsite filter would drop it there without a word, or, for a subdomain, the page
-        would not be stored). To the site's other name (the bare domain to ``www.``, or back),
-        the crawl follows: that host joins the scope, said once. To any other host, it is a
-        failed start, said in one sentence."""
-        if not (request.meta.get("is_start") and request.meta.get("redirect_urls")):
+        """Catch a redirect out of the crawl's scope (:meth:`CrawlScope.origin_refused`, as for
+        a link) as it is scheduled.
+
+        A start URL redirected to a host outside the scope (the offsite filter would drop it
+        there without a word, or, for a subdomain, the page would not be stored): to the site's
+        other name (the bare domain to ``www.``, or back), the crawl follows: that host joins
+        the scope, said once. Anywhere else it is a failed start, said in one sentence.
+
+        A redirect to a host of the scope on another port (``redirect/other_port``) is another
+        site's, as a link there is: the offsite filter reads host names only, so it is refused
+        here, before any request (a start URL so sent is a failed start as above, any other
+        redirect is said in one line). Followed, a page of the start host could bounce the
+        crawl onto the services its host keeps on other ports. A robots.txt redirect
+        (``allow_offsite``) is exempt, as it is from the offsite filter."""
+        if not request.meta.get("redirect_urls") or self.config is None \
+                or request.meta.get("allow_offsite"):
             return
-        if self.config is None or self.config.scope.host_in_scope(host_of(request.url)):
+        refused = self.config.scope.origin_refused(request.url)
+        if not refused:
             return
-        if request.meta.get(START_LEFT_SCOPE_META):
-            return
-        request.meta[START_LEFT_SCOPE_META] = True
+        other_port = refused == "other_port"
+        if other_port:
+            self.crawler.stats.inc_value("redirect/other_port")
+        if request.meta.get("is_start") and not request.meta.get(START_LEFT_SCOPE_META):
+            request.meta[START_LEFT_SCOPE_META] = True
+            if self._start_left_scope(request, refused):
+                return
+        elif other_port:
+            logger.info("Redirect from %s to %s, its host on another port: another site, not "
+                        "followed", request.meta["redirect_urls"][-1], request.url[:300])
+        if other_port:
+            raise IgnoreRequest(f"Redirect to another port: {request.url[:300]}")
+
+    def _start_left_scope(self, request: Request, refused: str) -> bool:
+        """A start URL redirected out of the scope (``refused`` says how): whether it is
+        followed, to the site's other name, which joins the scope; otherwise a failed start,
+        counted and said."""
+        assert self.config is not None
         first = request.meta["redirect_urls"][0]
-        if same_site_other_name(host_of(first), host_of(request.url)):
-            self._widen_scope(host_of(request.url), host_of(first), first, request.url)
-            return
+        host = host_of(request.url)
+        if (refused == "offsite" and same_site_other_name(host_of(first), host)
+                and not self.config.scope.with_host(host).origin_refused(request.url)):
+            self._widen_scope(host, host_of(first), first, request.url)
+            return True
         self.start_requests_failed += 1
         self.crawler.stats.inc_value("crawl/start_redirected_offsite")
-        logger.error("Start URL %s was redirected to %s, a host outside the crawl's scope: "
-                     "nothing there is crawled; start the crawl at that URL",
-                     first, request.url[:300])
+        where = ("a host outside the crawl's scope" if refused == "offsite" else
+                 "its host on another port, another site outside the crawl's scope")
+        logger.error("Start URL %s was redirected to %s, %s: nothing there is crawled; start "
+                     "the crawl at that URL", first, request.url[:300], where)
+        return False
 
     def _widen_scope(self, host: str, start_host: str, start_url: str, target: str) -> None:
         """Take ``host``, the start host's other name its start URL was redirected to, into the

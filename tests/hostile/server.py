@@ -568,11 +568,22 @@ class HostileHandler(BaseHTTPRequestHandler):
 
     def ports(self, rest: str, query: dict, count: int) -> None:
         """``/ports/``: links to this host on 20 other ports (nothing listens there) and on its
-        own port."""
+        own port, and to pages redirecting to this host on another port (``/ports/redirect``,
+        ``/ports/refresh``, a meta refresh) and on its own (``/ports/redirect-own``)."""
         host = self.origin.split("//", 1)[1].rsplit(":", 1)[0]
-        others = [f"http://{host}:{port}/" for port in range(1, 21)]
-        self.send(200, pages.control_page("ports", links=[
-            *others, f"{self.origin}/ok/own-port"]))
+        if rest == "redirect":
+            self.redirect(f"http://{host}:1/ok/other-port-redirect")
+        elif rest == "refresh":
+            self.send(200, '<html><head><meta http-equiv="refresh" content="0; '
+                           f'url=http://{host}:2/ok/other-port-refresh"></head><body></body>'
+                           '</html>')
+        elif rest == "redirect-own":
+            self.redirect(f"{self.origin}/ok/own-port-redirect")
+        else:
+            others = [f"http://{host}:{port}/" for port in range(1, 21)]
+            self.send(200, pages.control_page("ports", links=[
+                *others, f"{self.origin}/ok/own-port", "/ports/redirect", "/ports/refresh",
+                "/ports/redirect-own"]))
 
     def half_dead(self, rest: str, query: dict, count: int) -> None:
         """``/half-dead/<n>/``: an index linking ten pages ``/half-dead/<n>/<i>``, of which
