@@ -94,17 +94,49 @@ def test_skipped_pages_of_real_sites_have_no_htmldate_date(site: str) -> None:
 
 
 @pytest.mark.parametrize("line, dated", [
+    # Dates: a day with a month's name, a full numeric date, a year with a month, ISO forms.
     ("7 kwietnia 2021", True),
+    ("14 février 2019", True),
+    ("5. März 2020", True),
+    ("March 5th, 2020", True),
     ("Publikacja: 04.05.2021", True),
     ("By Amelie Marie Feb 14, 2020 5 min read", True),
+    ("24.01.2022 11:38 Kategorie: News", True),
+    ("12/31/2020", True),
     ("Stand 5.1.20", True),
+    ("12.03.21, 14:00", True),
+    ("2020-01-05", True),
+    ("2021-03-04T10:00:00+01:00", True),
+    ("2020/03/05", True),
+    ("2020. 5. 3.", True),
+    ("2020-W05", True),
+    ("20200105", True),
+    ("1/2020", True),
+    ("2020 Mar 5", True),
+    # Not dates: words and numbers that are no day, month and year together.
     ("Hafenstadt im Wandel", False),
     ("5 min read", False),
+    ("15 – 30 Min", False),
+    ("15-30 Min", False),
     ("Platz 2020 der Rangliste", False),
+    ("1990–2020", False),
+    ("1990 - 2020", False),
+    ("2019 and 2020", False),
+    ("Population 2020: 5 million", False),
+    ("50 Filme 2021", False),
+    ("Euro 2020 on TV", False),
+    ("Season 2020 of 38", False),
+    ("2020 5 3", False),
+    ("12.99.20", False),
+    ("1.2.3.45", False),
+    ("ISBN 978-3-16-148410-0", False),
+    ("Preis 1.299,00 €", False),
+    ("© 2020", False),
 ])
 def test_a_line_shows_a_date(line: str, dated: bool) -> None:
-    """``shows_date`` tells a date line (any language's month name, numeric dates) from a line
-    of words and numbers."""
+    """``shows_date`` tells a date line (any language's month name, numeric dates, ISO forms)
+    from a line of words and numbers that are no date: a range, two years, a count before a
+    year, a run of numbers."""
     from crawler.extraction.date_cues import shows_date
 
     assert shows_date(line) is dated

@@ -10,7 +10,9 @@ page, its answer is known to be None and the call can be skipped.
 
 The shapes here are deliberately looser than htmldate's own patterns (no word boundaries, no
 calendar check, the whole page rather than the elements htmldate picks): a wrong "may hold a
-date" costs one htmldate call, a wrong "no date" would lose a date.
+date" costs one htmldate call, a wrong "no date" would lose a date. ``shows_date`` asks the
+opposite of a single visible line (is it a date line a rule may remove?) and reads it by
+stricter shapes of its own: a day, a month and a year in a date's numbers.
 """
 
 from __future__ import annotations
@@ -57,6 +59,26 @@ _CUE_BEFORE = re.compile(r"(?:date[^0-9\"]{0,20}|updated|last-modified|published
 #: Turkish cues, before or after the date ("05.01.2020 tarihinde güncellendi").
 _CUE_AROUND = re.compile(r"güncel|yayı", re.IGNORECASE)
 _CUE_REACH = 64
+
+#: A date on a visible line (``shows_date``), in a date's own numbers: a day up to 31, a month
+#: up to 12, and no digit on either side, nor a separator led by one (``1.2.3.45`` holds none).
+_NUM_START, _NUM_END = r"(?<![\d.,/-])", r"(?![.,/-]?\d)"
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
+_MONTH = r"(?:0?[1-9]|1[0-2])"
+_LINE_DATE_SHAPES = (
+    _YEAR + r"[-/.]\s?" + _MONTH + r"(?:[-/.]\s?" + _DAY + r")?",  # 2020-01-05, 2020/03, 2020. 5. 3
+    _YEAR + r"-?W[0-5]\d",  # ISO week dates
+    _YEAR + r"(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])",  # 20200105
+    r"(?:" + _DAY + r"[-/.]" + _MONTH + r"|" + _MONTH + r"[-/.]" + _DAY + r")[-/.](?:"
+    + _YEAR + r"|\d\d)",  # 5.1.2020, 12/31/2020, 5.1.20
+    _MONTH + r"[-/.]" + _YEAR,  # 1/2020
+    _YEAR + r"\W*" + _NAMES,  # a year led by a month or weekday name: 2020 Mar 5
+    _DAY + r"(?:st|nd|rd|th|\.)?\s+(?:of\s+)?[^\W\d_]{3,}[,.]?\s+" + _YEAR,  # 5 March 2020
+    r"(?<=[^\W\d_]{3}\s)" + _DAY + r"(?:st|nd|rd|th)?,?\s+" + _YEAR,  # March 5, 2020
+    r"(?<=[^\W\d_]{3}\.\s)" + _DAY + r"(?:st|nd|rd|th)?,?\s+" + _YEAR,  # Feb. 5, 2020
+)
+_LINE_DATE = re.compile(_NUM_START + "(?:" + "|".join(_LINE_DATE_SHAPES) + ")" + _NUM_END,
+                        re.IGNORECASE)
 
 _ATTRIBUTE_VALUES = etree.XPath("//@*", smart_strings=False)
 #: Attributes htmldate reads as dates: meta content, title tooltips, <time datetime>.
@@ -106,10 +128,16 @@ def _has_cued_date(values: str) -> bool:
 
 
 def shows_date(text: str) -> bool:
-    """Whether a line of text shows a date in one of the shapes above (``7 kwietnia 2021``,
-    ``04.05.2021``, ``Feb 14, 2020``, ``5.1.20``): a loose test, for a line already known short."""
-    text = _collapse(text)
-    return _has_year_shape(text) or _has_short_year_date(text)
+    """Whether a line of text shows a date (``7 kwietnia 2021``, ``04.05.2021``, ``Feb 14,
+    2020``, ``5.1.20``, ``2020-01-05``), for a line already known short.
+
+    Stricter than the page pre-check's shapes, which stand for htmldate's loose reading: a
+    line's numbers must be a date's (a day up to 31, a month up to 12, nothing digit-like on
+    either side), so a year beside another number (``1990–2020``, ``2019 and 2020``,
+    ``Population 2020: 5 million``), a count before a word and a year (``50 Filme 2021``) or a
+    run of numbers (``Tel. 030 12-12-12``'s neighbours, ``1.2.3.45``) is not a date line.
+    """
+    return _LINE_DATE.search(_collapse(text)) is not None
 
 
 def may_hold_date(tree: HtmlElement, url: str | None) -> bool:

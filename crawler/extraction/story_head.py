@@ -9,8 +9,8 @@ author; trafilatura's users do not get these lines in the text, and we did. The 
 - the story's first paragraph is the container's first prose block (``is_prose`` of the story's
   tail rule), when the container holds a story (``holds_story``);
 - before it, a block that is not a heading (the title stays), of at most ``head_line_max_chars``
-  characters, that holds a ``<time>`` element or shows a date (``shows_date``: a year or a
-  two-digit year in a date's shape) is a date line and goes.
+  characters, that holds a ``<time>`` element or shows a date (``shows_date``: a day, month
+  and year in a date's numbers, not a range or a count beside a year) is a date line and goes.
 
 A longer line that shows a date before the first paragraph (a standfirst citing a date) stays,
 and so do short lines without a date (a kicker, a name: no shape tells them from the story's
