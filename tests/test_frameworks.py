@@ -119,6 +119,8 @@ MONTHS = "jan | feb | mar | apr | may | jun | jul | aug | sep | oct | nov | dec"
     ("frameworks/list.yaml", "- name: a\n- name: b\n", "list.yaml: holds a list"),
     ("frameworks/theme.yaml", "name: th\ndetect:\n  selectors: ['div[[']\n",
      "theme.yaml: invalid detect selector 'div[['"),
+    ("frameworks/twice.yaml", "name: tw\ndetect:\n  signatures: ['div.x']\n  selectors: ['div.x']\n",
+     "twice.yaml: detect selector listed under two strengths: div.x"),
     ("cleaning.yaml", "boilerplate_pattern: '(?:share|'\nremove: ['nav']\n",
      "cleaning.yaml: boilerplate_pattern is not a valid regular expression"),
     ("cleaning.yaml", "remove: ['nav']\nboilerplate_patterns: 'share'\n",
@@ -413,6 +415,54 @@ def test_framework_rules_keep_the_content_and_drop_the_chrome(engine, html, kept
         assert snippet in result.content_text, snippet
     for snippet in gone:
         assert snippet not in result.content_text, snippet
+
+
+def _material_look(head: str) -> str:
+    """A page in the MkDocs Material look (its header, content and typeset article classes),
+    with ``head`` added: a Sphinx theme porting that look writes the same classes."""
+    return ("<html><head><title>Starter</title>" + head + "</head><body>"
+            "<header class='md-header'><a href='/'>Weekend notes</a></header>"
+            "<div class='md-content'><article class='md-content__inner md-typeset' role='main'>"
+            "<h1>Sourdough starter<a class='headerlink' href='#s'>\u00b6</a></h1>"
+            "<p>Feed the starter twice a day with equal weights of flour and water, and keep "
+            "it somewhere warm until it doubles within six hours of a feed.</p>"
+            "<div class='related'><a href='/prev'>Previous: Home server</a></div>"
+            "</article></div></body></html>")
+
+
+# Pages matching two framework rules: the strongest evidence decides (declared meta generator,
+# then the generator's own files and attributes, then theme class names), not file-name order.
+STRENGTH_CASES = [
+    ("sphinx-helper-script", '<script src="_static/documentation_options.js"></script>',
+     "sphinx", "markup signature"),
+    ("sphinx-highlight-script", '<script src="../_static/sphinx_highlight.js"></script>',
+     "sphinx", "markup signature"),
+    ("sphinx-declared", '<meta name="generator" content="Sphinx 7.2.6">', "sphinx",
+     "meta generator"),
+    # what must stay: MkDocs Material pages (declared or not, header links included)
+    ("material-declared", '<meta name="generator" content="mkdocs-1.6.1, mkdocs-material-9.5">'
+     '<script src="_static/extra.js"></script>', "mkdocs-material", "meta generator"),
+    ("material-look-only", '<script src="assets/javascripts/bundle.js"></script>',
+     "mkdocs-material", "markup"),
+    # a _static/ folder alone is no signature: other sites serve their files from one too
+    ("static-folder-only", '<link rel="stylesheet" href="/_static/site.css">',
+     "mkdocs-material", "markup"),
+]
+
+
+@pytest.mark.parametrize("head, framework, evidence", [c[1:] for c in STRENGTH_CASES],
+                         ids=[c[0] for c in STRENGTH_CASES])
+def test_the_strongest_detection_evidence_wins(head: str, framework: str, evidence: str) -> None:
+    html = _material_look(head)
+    detection = detect_framework(parse_html(html).tree, "http://localhost/", load_rules())
+    assert detection.framework == framework
+    assert detection.evidence[0].startswith(evidence + " ")
+    result = extract(html, "http://localhost/guide/sourdough-starter.html")
+    assert result.framework == framework
+    assert "Sourdough starter" in result.content_text
+    assert "equal weights of flour and water" in result.content_text
+    assert "\u00b6" not in result.content_text
+    assert "Previous: Home server" not in result.content_text
 
 
 # Pages and selectors of a selector set: whether one of its selectors can match (its tag, class

@@ -39,6 +39,7 @@ class Rule:
     name: str
     kind: str
     generator: tuple[re.Pattern[str], ...] = ()
+    detect_signatures: tuple[str, ...] = ()
     detect_selectors: tuple[str, ...] = ()
     themes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     domains: tuple[str, ...] = ()
@@ -91,7 +92,12 @@ class CleaningRules:
 #: string is accepted where a list is expected).
 RULE_SCHEMA: dict[str, type] = {"name": str, "detect": dict, "themes": dict, "domains": list,
                                 "content": list, "exclude": list, "keep": list}
-DETECT_SCHEMA: dict[str, type] = {"generator": list, "selectors": list}
+#: The detection keys, from the strongest evidence to the weakest: the generator the page declares
+#: (its meta generator), what the generator itself writes whatever the theme (its own scripts and
+#: static folder, its writer's attributes), then markup a theme chose (class names), which a theme
+#: porting another generator's look copies. When several framework rules match a page, the one
+#: with the strongest evidence wins; file-name order only breaks a tie within one strength.
+DETECT_SCHEMA: dict[str, type] = {"generator": list, "signatures": list, "selectors": list}
 #: What cleaning.yaml may hold: selector lists and class/id name patterns (regular expressions).
 CLEANING_SELECTOR_KEYS = ("remove", "ad_selectors")
 CLEANING_PATTERN_KEYS = ("boilerplate_pattern", "keep_pattern", "state_name_pattern",
@@ -259,6 +265,11 @@ def _build_rule(kind: str, name: str, data: dict[str, Any], errors: list[str]) -
     keep = _checked_selectors(name, "keep", data, errors)
     detect_selectors = _checked_selectors(name, "detect", {"detect": detect.get("selectors")},
                                           errors)
+    detect_signatures = _checked_selectors(name, "signatures",
+                                           {"signatures": detect.get("signatures")}, errors)
+    shared = sorted(set(detect_signatures) & set(detect_selectors))
+    if shared:
+        errors.append(f"{name}: detect selector listed under two strengths: {', '.join(shared)}")
     generators = []
     for pattern in map(str, _as_list(detect.get("generator"))):
         try:
@@ -271,7 +282,8 @@ def _build_rule(kind: str, name: str, data: dict[str, Any], errors: list[str]) -
                    for theme, sels in themes_data.items())
     domains = tuple(str(d).lower().lstrip(".") for d in _as_list(data.get("domains")))
     return Rule(name=str(data.get("name") or name), kind=kind, generator=tuple(generators),
-                detect_selectors=detect_selectors, themes=themes, domains=domains,
+                detect_signatures=detect_signatures, detect_selectors=detect_selectors,
+                themes=themes, domains=domains,
                 content=tuple(content), exclude=exclude, keep=keep, source=name)
 
 
@@ -403,8 +415,24 @@ def _host(url: str) -> str:
         return ""
 
 
+def _markup_match(tree: etree._Element, rules: RuleSet, attr: str) -> tuple[str, str] | None:
+    """The first framework rule (in file order) whose detection selectors under ``attr`` match
+    the page, with the selector that matched; None when none does."""
+    owners = {s: rule.name for rule in reversed(rules.frameworks) for s in getattr(rule, attr)}
+    if not owners:
+        return None
+    hits = selector_set(tuple(owners)).matches(tree)
+    if not hits:
+        return None
+    order = [r.name for r in rules.frameworks]
+    matched = sorted({owners[sel] for _, sel in hits}, key=order.index)
+    return matched[0], next(sel for _, sel in hits if owners[sel] == matched[0])
+
+
 def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detection:
-    """Find the generator (meta generator first, then markup signatures) and the matching rules."""
+    """Find the generator from the strongest evidence the page gives (the order of DETECT_SCHEMA:
+    meta generator, then the generator's own signatures, then theme markup) and the matching
+    rules."""
     detection = Detection()
     generators = meta_generators(tree)
     for rule in rules.frameworks:
@@ -413,15 +441,13 @@ def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detectio
             detection.framework = rule.name
             detection.evidence.append(f"meta generator {generator!r}")
             break
-    if detection.framework is None:
-        owners = {s: rule.name for rule in reversed(rules.frameworks) for s in rule.detect_selectors}
-        hits = selector_set(tuple(owners)).matches(tree)
-        if hits:
-            order = [r.name for r in rules.frameworks]
-            matched = sorted({owners[sel] for _, sel in hits}, key=order.index)
-            detection.framework = matched[0]
-            first = next(sel for _, sel in hits if owners[sel] == matched[0])
-            detection.evidence.append(f"markup {first!r}")
+    for attr, label in (("detect_signatures", "markup signature"), ("detect_selectors", "markup")):
+        if detection.framework is not None:
+            break
+        found = _markup_match(tree, rules, attr)
+        if found is not None:
+            detection.framework = found[0]
+            detection.evidence.append(f"{label} {found[1]!r}")
     chosen = next((r for r in rules.frameworks if r.name == detection.framework), None)
     if chosen is not None:
         for theme, selectors in chosen.themes:
