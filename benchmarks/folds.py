@@ -171,8 +171,6 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
                         lambda media: media),
     "caption-sibling": ("crawler.extraction.media_captions", "caption_lines",
                         lambda *a, **k: []),
-    "caption-loose-text": ("crawler.extraction.media_captions", "loose_prose_beside",
-                           lambda *a, **k: False),
     "link-button": ("crawler.extraction", "drop_link_buttons", lambda *a, **k: 0),
     "share-widget": ("crawler.extraction", "drop_share_widgets", lambda *a, **k: 0),
     "story-aside": ("crawler.extraction", "drop_story_asides", lambda *a, **k: 0),

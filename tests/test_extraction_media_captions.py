@@ -12,13 +12,6 @@ from tests.story_fixture import STORY_END, story_paragraphs
 STORY = story_paragraphs(3)
 END = STORY_END
 
-LOOSE = ("Le port a rouvert lundi après trois semaines de travaux sur les quais et la digue ; "
-         "les pêcheurs, qui attendaient depuis l'aube sur la jetée, ont salué l'arrivée des "
-         "premiers bateaux, et les commerçants du quai ont rouvert leurs étals.")
-LOOSE_AFTER = ("La capitainerie annonce que le marché du quai reprendra dès samedi prochain, et "
-               "que les visites guidées du phare reprendront au printemps, chaque dimanche.")
-"""Lines of a story written as loose text (no paragraph elements), each a paragraph's length."""
-
 ARTICLE = "<meta property='og:type' content='article'>"
 """The page declares itself an article (the rule's pages; a dated page is one too)."""
 
@@ -84,15 +77,6 @@ CASES = [
      f"que le marché du quai reprendra dès samedi prochain, avec les producteurs de la côte et "
      f"des environs.</p>{END}",
      ["Brest.", "Le port a rouvert lundi", "Fin de l'article"], []),
-    ("a caption between lines of a story written as loose text broken by <br> goes "
-     "(caption-loose-text: the loose text is no block, and the blocks beside the box are "
-     "subheadings)",
-     f"{STORY}<div class='texte'><h2>Les travaux</h2><br>{LOOSE}<br><br><div class='fig'>"
-     f"<img src='/p/q.jpg' alt=''><span>Figure : le quai nord vu du phare</span></div><br>"
-     f"{LOOSE_AFTER}<br><h2>La suite</h2><br>{LOOSE}</div>{END}",
-     ["Les travaux", "les commerçants du quai", "les visites guidées du phare", "La suite",
-      "Fin de l'article"],
-     ["Figure : le quai nord"]),
     ("a picture box between short loose lines (an address, a timetable) keeps its text",
      f"{STORY}<div class='texte'><h2>Horaires</h2><br>Lundi : 8 h<br><div class='fig'>"
      f"<img src='/p/plan.jpg' alt=''><span>Plan d'accès au quai nord</span></div><br>"

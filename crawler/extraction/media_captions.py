@@ -142,35 +142,10 @@ def _beside_prose(box: etree._Element, blocks: list[TextBlock], t: Thresholds) -
     held = set(box.iter())  # the box and what lies inside it
     inside = [i for i, b in enumerate(blocks) if b.element in held]
     if not inside:
-        return loose_prose_beside(box, t)
+        return False
     before = blocks[inside[0] - 1] if inside[0] > 0 else None
     after = blocks[inside[-1] + 1] if inside[-1] + 1 < len(blocks) else None
-    return any(b is not None and is_prose(b, t) for b in (before, after)) \
-        or loose_prose_beside(box, t)
-
-
-def loose_prose_beside(box: etree._Element, t: Thresholds) -> bool:
-    """Whether a picture's box stands between lines of a story written as loose text broken by
-    ``<br>`` (no paragraph elements, so no text block of its own): the loose text right after
-    the box, or right before it, line breaks read past, holds ``caption_loose_min_chars``
-    ("caption-loose-text" in the ablation). Without it a caption between such lines stayed:
-    the loose text is no block of its own, so the box had no paragraph beside it."""
-    after = [box.tail or ""]
-    for sib in box.itersiblings():
-        if not isinstance(sib.tag, str) or sib.tag == "br":
-            after.append(sib.tail or "")
-            continue
-        break
-    before: list[str] = []
-    for sib in box.itersiblings(preceding=True):
-        before.append(sib.tail or "")
-        if isinstance(sib.tag, str) and sib.tag != "br":
-            break
-    else:
-        parent = box.getparent()
-        before.append(parent.text or "" if parent is not None else "")
-    return any(non_space_chars("".join(run)) >= t.caption_loose_min_chars
-               for run in (after, before))
+    return any(b is not None and is_prose(b, t) for b in (before, after))
 
 
 def _picture_element(media: etree._Element) -> etree._Element:

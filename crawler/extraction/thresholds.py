@@ -646,13 +646,6 @@ class Thresholds:
     """The text sharing a picture's box is its caption or credit when the box holds at most this
     many characters. Measured on the snippet corpus's development folds: the captions and
     credits leaked there sat in boxes of 23 to 212 characters."""
-    caption_loose_min_chars: int = 100
-    """A picture's box stands in a story written as loose text broken by ``<br>`` (no paragraph
-    elements around it) when the loose text right before or right after it, line breaks read
-    past, holds this many characters ("caption-loose-text"). Structural: a paragraph's length,
-    as ``tail_prose_min_chars``. Measured on both corpora (a full run, folds as
-    ``benchmarks/folds.py`` makes them): one held-out body page gains (F1 0.770 to 0.773), no
-    other page of either corpus moves."""
     caption_max_media: int = 2
     """A box with more pictures than this is a gallery or a grid of cards, read as it stands
     (two: a picture and its lazy-loading copy)."""
