@@ -440,12 +440,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {done}/{len(everything)} pages, {time.perf_counter() - started:.0f} s",
                   file=sys.stderr)
     if cached:
+        # Keyed by the corpus folder's name, not its path: a checkout elsewhere reads it too.
+        corpus_by_name = {Path(p.corpus).name: p.corpus for p in everything}
         for key, value in cached.items():
-            corpus, page_id = key.split("\t")
-            outputs["trafilatura"][(corpus, page_id)] = value
+            corpus_name, page_id = key.split("\t")
+            if corpus_name in corpus_by_name:
+                outputs["trafilatura"][(corpus_by_name[corpus_name], page_id)] = value
+        missing = [p for p in everything
+                   if (p.corpus, p.page_id) not in outputs["trafilatura"]]
+        if missing:
+            parser.error(f"--reference-cache {args.reference_cache} holds no trafilatura output "
+                         f"for {len(missing)} of the {len(everything)} pages (a cache of other "
+                         f"corpora or pages): delete it to run trafilatura again")
     elif args.reference_cache and "trafilatura" in names:
         args.reference_cache.write_text(json.dumps(
-            {f"{c}\t{i}": v for (c, i), v in outputs["trafilatura"].items()}), encoding="utf-8")
+            {f"{Path(c).name}\t{i}": v for (c, i), v in outputs["trafilatura"].items()}),
+            encoding="utf-8")
     shown = [n for n in EXTRACTORS if outputs[n]]
     report: dict[str, Any] = {}
     for corpus_name, path in corpora.items():
