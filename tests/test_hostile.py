@@ -440,11 +440,13 @@ def test_one_of_two_pages_refreshing_to_each_other_is_stored(full_crawl, hostile
 @pytest.fixture(scope="module")
 def hostile_sitemaps_crawl(tmp_path_factory) -> tuple[CrawlResult, HostileServer]:
     """A crawl of the sitemaps that hurt their parser (entities, broken XML), and sitemaps on
-    another host (listed by an index and by robots.txt), and nothing else."""
+    another host (listed by an index and by robots.txt) and on the start host's other port
+    (robots.txt; nothing listens there), and nothing else."""
     server = HostileServer().start()
     server.sitemap_paths = ["/sitemaps/entities.xml", "/sitemaps/broken.xml",
                             "/sitemaps/elsewhere.xml",
-                            f"http://localhost:{server.port}/sitemaps/there.xml"]
+                            f"http://localhost:{server.port}/sitemaps/there.xml",
+                            "http://127.0.0.1:1/sitemaps/port.xml"]
     try:
         result = run_crawl(f"{server.base}/ok/1", tmp_path_factory.mktemp("sitemaps"),
                            spider_args={"render": "never", "follow_links": "false"},
@@ -477,11 +479,25 @@ def test_sitemaps_on_other_hosts_are_counted_not_fetched(hostile_sitemaps_crawl)
     localhost): neither is fetched, each is counted, the first said in one line (before, the
     index's was dropped without a word); the index's sitemap on the crawl's host is read."""
     result, server = hostile_sitemaps_crawl
-    assert result.stats["sitemaps/out_of_scope"] == 2
+    assert result.stats["sitemaps/out_of_scope"] == 3
     assert (f"Sitemap http://localhost:{server.port}/sitemaps/there.xml not fetched: its host is "
             "outside the crawl's scope") in result.log
     assert not [h for h in server.hits() if h.host.startswith("localhost")]
     assert "/ok/from-here" in set(stored_paths(result, server))
+
+
+def test_sitemaps_on_the_start_host_on_another_port_are_counted_not_fetched(
+        hostile_sitemaps_crawl) -> None:
+    """A robots.txt listing a sitemap on the start host's other port: another site, as a link
+    or a redirect there is, so counted with the other hosts' sitemaps and never requested
+    (before, the offsite filter, which reads host names only, let it through: refused,
+    retried, an ERROR line); the sitemaps on the start URL's own port are still read."""
+    result, server = hostile_sitemaps_crawl
+    assert result.stats["sitemaps/out_of_scope"] == 3
+    assert not [line for line in result.log.splitlines()
+                if "127.0.0.1:1/" in line and "not fetched" not in line]
+    assert not result.stats.get("log_count/ERROR")
+    assert {"/ok/after-entities", "/ok/from-here"} <= set(stored_paths(result, server))
 
 
 @pytest.fixture(scope="module")

@@ -697,16 +697,20 @@ class DomainSpider(Spider):
 
     def _sitemap_request(self, url: str, depth: int) -> Request | None:
         """A request for a sitemap at this index depth, or None (counted, logged once) for a
-        sitemap on a host outside the crawl's scope (an index or robots.txt may list any), and
+        sitemap on another site (a host outside the crawl's scope or a start host on another
+        port, by the one test of a URL's site; an index or robots.txt may list any), and
         past SITEMAP_MAX_DEPTH or SITEMAP_MAX_COUNT: an index that links ever-new indexes
         ends."""
         assert self.config is not None
         limits = self.sitemap_limits
         over = None
         first_level = logging.WARNING  # a limit loses the URLs of the sitemaps past it
-        if not self.config.scope.host_in_scope(host_of(url)):
-            # what it lists on other hosts would not be crawled anyway
-            over = ("out_of_scope", "its host is outside the crawl's scope")
+        refused = self.config.scope.origin_refused(url)
+        if refused:
+            # what it lists on other sites would not be crawled anyway (the offsite filter
+            # reads host names only: a sitemap on a start host's other port would be fetched)
+            over = ("out_of_scope", "its host is outside the crawl's scope" if refused == "offsite"
+                    else "its host on another port: another site")
             first_level = logging.INFO
         elif limits.max_depth and depth > limits.max_depth:
             over = ("depth_limited", f"nested {depth} indexes deep > SITEMAP_MAX_DEPTH "
