@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from crawler.exit_codes import STARTUP_ERROR, exit_code_for
+from crawler.spiders.domain import DomainCrawlConfig
 from tests.conftest import (SITES_DIR, CrawlResult, StaticSiteServer, run_crawl,
                             static_servers)
 from tests.ports import closed_port
@@ -405,6 +406,40 @@ def test_hash_routes_of_a_rendered_page_are_pages_of_their_own(render: str,
     routed = [item for path, item in by_path.items() if path != "/"]
     assert {item["render_reason"] for item in routed} == {
         "hash_route" if render == "auto" else "render_always"}
+
+
+@pytest.mark.parametrize(("start", "render", "kept"), [
+    # the route names the page asked for, as a link's does on a rendered page
+    ("http://site.example/#/guide", "auto", "http://site.example/#/guide"),
+    ("http://site.example/#!/guide?id=x", "always", "http://site.example/#!/guide"),
+    # no route: the root route, a place in a page; render=never shows no route's page
+    ("http://site.example/#/", "auto", "http://site.example/"),
+    ("http://site.example/docs#install", "auto", "http://site.example/docs"),
+    ("http://site.example/#/guide", "never", "http://site.example/"),
+])
+def test_a_start_url_keeps_its_hash_route(start: str, render: str, kept: str) -> None:
+    config = DomainCrawlConfig.from_arguments(start, render=render)
+    assert config.start_urls == (kept,)
+    assert config.scope.hosts == frozenset({"site.example"})
+
+
+def test_a_start_url_with_a_hash_route_starts_at_the_route(serve_site, tmp_path: Path,
+                                                          chromium_path: str) -> None:
+    """``-a start=http://host/#/guide/tides``: the route's page is rendered and stored under its
+    URL with the route, the start counted as the page it is; the shell's home page is no part
+    of a one-page crawl (before, the route was dropped and the crawl began at the shell)."""
+    server = serve_site("hash-router")
+    result = run_crawl(server.url("/#/guide/tides"), tmp_path,
+                       spider_args={"render": "auto", "max_pages": 1, "sitemaps": "false"},
+                       settings={"QUALITY_GATE_MIN_SCORE": 0})
+    assert result.returncode == 0, result.log[-3000:]
+    assert [url.removeprefix(server.origin) for url in result.urls()] == ["/#/guide/tides"]
+    item = result.items[0]
+    assert item["rendered"] is True and item["render_reason"] == "hash_route"
+    assert ROUTE_PAGES["/#/guide/tides"] in item["content_text"]
+    assert ROUTE_PAGES["/"] not in item["content_text"]
+    assert "crawl/start_redirected_offsite" not in result.stats
+    assert "gave no page" not in result.log and "could not be fetched" not in result.log
 
 
 def test_route_fragments_of_a_page_served_whole_are_not_followed(serve_site,

@@ -138,6 +138,12 @@ class DomainCrawlConfig:
         urls = [u.strip() for u in (start or "").split(",") if u.strip()]
         if not urls:
             raise ValueError("no start URL: use -a start=https://site.example/")
+        render_mode = str(render).strip().lower()
+        if render_mode not in RENDER_MODES:
+            raise ValueError(f"-a render={render!r}: expected one of {', '.join(RENDER_MODES)}")
+        # A start URL's hash route (#/guide) names the page asked for, as a link's does on a
+        # rendered page; render=never shows no route's page, so there it is dropped, as links'.
+        canonicalize = canonicalize_url if render_mode == "never" else canonicalize_routed_url
         canonical = []
         for given in urls:
             if "://" not in given and OTHER_SCHEME.match(given):
@@ -146,15 +152,12 @@ class DomainCrawlConfig:
             try:  # the port is read too: one out of range or not a number is no URL
                 parts = urlsplit(url)
                 readable = parts.port is None or parts.port > 0
-                canonical_url = canonicalize_url(url)
+                canonical_url = canonicalize(url)
             except ValueError as exc:  # an unclosed IPv6 bracket, a port that is no number
                 raise ValueError(f"-a start={given!r}: not a URL ({exc})") from None
             if parts.scheme not in ("http", "https") or not host_of(url) or not readable:
                 raise ValueError(f"-a start={given!r}: not an http(s) URL")
             canonical.append(canonical_url)
-        render_mode = str(render).strip().lower()
-        if render_mode not in RENDER_MODES:
-            raise ValueError(f"-a render={render!r}: expected one of {', '.join(RENDER_MODES)}")
         refresh_mode = str(refresh).strip().lower()
         if refresh_mode not in REFRESH_MODES:
             raise ValueError(f"-a refresh={refresh!r}: expected one of {', '.join(REFRESH_MODES)}")
