@@ -208,6 +208,17 @@ def test_page_frame_is_not_content(name, body, kept, gone) -> None:
 
 CLEANING_CASES = [
     # (name, body html, text that must stay, text that must go)
+    # A handbook's home page lists its chapters under a section heading of its own (a heading
+    # with a permalink to itself): the list is the document's; a menu at the container's
+    # edge, under a heading without one, is not.
+    ("link list under a section heading with its own permalink kept",
+     f"<main><ul><li><a href='/a'>Home</a></li><li><a href='/b'>Docs</a></li></ul><article>"
+     f"<h1>Handbook</h1>{BODY}<h2 id='chapters'>Chapters<a href='#chapters'>#</a></h2><ul>"
+     + "".join(f"<li><a href='/c{i}/'>Chapter {i} notes</a></li>" for i in range(5))
+     + "</ul><h3>More from us</h3><ul>" + "".join(f"<li><a href='/m{i}/'>Menu entry {i}</a></li>"
+                                                  for i in range(5)) + "</ul></article></main>",
+     ["Chapters", "Chapter 0 notes", "Chapter 4 notes", "Paragraph 5 adds"],
+     ["Menu entry 0", "Menu entry 4"]),
     ("noscript server rendering",
      f"<div id='app'></div><noscript><div class='topic'>{BODY}</div></noscript>",
      ["Paragraph 5 adds its own detail"], []),

@@ -465,6 +465,39 @@ def _panel_index(el: etree._Element, container: etree._Element, t: Thresholds) -
                                     and sib.get("class") == panel.get("class")) >= t.min_repeats
 
 
+_CHROME_TAGS = frozenset({"nav", "aside", "header", "footer", "menu"})
+
+
+def _section_list(el: etree._Element, container: etree._Element) -> bool:
+    """Whether a link list is the body of one of the document's own sections: a ``ul``/``ol``
+    right after a heading that carries a permalink to itself (``<h2 id="x">..<a href="#x">``,
+    what a Markdown or reStructuredText build writes for every section it renders), the heading
+    not the first thing of its block, nothing between the list and the container a nav, aside,
+    header or footer. A theme's menus and a template's related links get no such heading: the
+    list is the author's (the chapters a handbook's home page links to), not navigation."""
+    if el.tag not in ("ul", "ol"):
+        return False
+    heading = el.getprevious()
+    while heading is not None and not isinstance(heading.tag, str):
+        heading = heading.getprevious()
+    if heading is None or heading.tag not in _HEADINGS:
+        return False
+    anchor = heading.get("id")
+    if not anchor or not any(a.get("href") == f"#{anchor}" for a in heading.iter("a")):
+        return False
+    before = heading.getprevious()
+    while before is not None and not isinstance(before.tag, str):
+        before = before.getprevious()
+    if before is None:
+        return False
+    node = el.getparent()
+    while node is not None and node is not container:
+        if node.tag in _CHROME_TAGS:
+            return False
+        node = node.getparent()
+    return node is container
+
+
 def _keep_when_mostly(dropped: list[etree._Element], removed: set[etree._Element],
                      stats: dict[etree._Element, Stats], total: int,
                      trace: list[dict[str, Any]] | None, rule: str, why: str,
@@ -615,6 +648,12 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                 trace.append({"step": "clean", "action": "kept", "rule": "link-dense",
                               "why": "link list of one panel in a grid of panels (heading, "
                               "text, links)", **_describe(el, st)})
+            continue
+        if _section_list(el, container):
+            if trace is not None:
+                trace.append({"step": "clean", "action": "kept", "rule": "link-dense",
+                              "why": "link list that is the body of a section of the document "
+                              "(after a heading with its own permalink)", **_describe(el, st)})
             continue
         drop(el, "link-dense",
              f"link-dense block ({st.link_density:.0%} link text, {st.links} links)", guard=True)
