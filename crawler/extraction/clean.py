@@ -452,17 +452,30 @@ def discussion_posts(discussion: bool, cleaning: CleaningRules) -> NamePattern |
 _HEADINGS = ("h2", "h3", "h4")
 
 
-def _panel_index(el: etree._Element, container: etree._Element, t: Thresholds) -> bool:
+PanelCounts = dict[tuple[etree._Element, str, str], int]
+"""Children of one grid alike in tag and class, counted once per grid, tag and class."""
+
+
+def _panel_index(el: etree._Element, container: etree._Element, t: Thresholds,
+                 like_panels: PanelCounts) -> bool:
     """Whether a link list is the index of one panel in a grid of panels (a heading, a paragraph
-    and the panel's links, repeated side by side on landing pages): content, not navigation."""
+    and the panel's links, repeated side by side on landing pages): content, not navigation.
+    The like panels of a grid are counted once (``like_panels``, filled as they are counted): a
+    count per list made a grid of thousands of panels quadratic."""
     panel = el.getparent()
     if panel is None or panel is container or not panel.get("class"):
         return False
     if not any(child.tag in _HEADINGS for child in panel) or panel.find("p") is None:
         return False
     grid = panel.getparent()
-    return grid is not None and sum(1 for sib in grid if sib.tag == panel.tag
-                                    and sib.get("class") == panel.get("class")) >= t.min_repeats
+    if grid is None:
+        return False
+    key = (grid, panel.tag, panel.get("class"))
+    count = like_panels.get(key)
+    if count is None:
+        count = like_panels[key] = sum(1 for sib in grid if sib.tag == panel.tag
+                                       and sib.get("class") == panel.get("class"))
+    return count >= t.min_repeats
 
 
 _CHROME_TAGS = frozenset({"nav", "aside", "header", "footer", "menu"})
@@ -619,6 +632,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         else:
             drop(el, "generic-selector", f"generic selector {selector}", guard=True)
     verdicts: dict[tuple[str | None, str | None], tuple[re.Match | None, re.Match | None]] = {}
+    like_panels: PanelCounts = {}
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
             continue
@@ -643,7 +657,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         st = stats.get(el)
         if st is None or not st.nav_like(t):
             continue
-        if _panel_index(el, container, t):
+        if _panel_index(el, container, t, like_panels):
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "rule": "link-dense",
                               "why": "link list of one panel in a grid of panels (heading, "
