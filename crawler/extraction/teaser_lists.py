@@ -278,17 +278,16 @@ def _boxed(row: etree._Element, title: etree._Element | None,
 
 
 def _in_flow(rows: list[etree._Element], titles: dict[etree._Element, etree._Element | None],
-             container: etree._Element, blocks: list[TextBlock],
-             t: Thresholds) -> list[etree._Element]:
+             container: etree._Element, blocks: list[TextBlock], t: Thresholds,
+             boxes: dict[etree._Element, etree._Element]) -> list[etree._Element]:
     """The rows that may go: those after the story's last paragraph outside the rows, and those
     before it that sit in a box of their own (a list standing between the story's paragraphs
-    is the story's own)."""
+    is the story's own; ``boxes``: :func:`row_boxes` of the rows)."""
     if not rows:
         return []
     last = _story_end(blocks, set(rows), titles, t)
     firsts = _first_blocks(blocks, rows)
     kept = []
-    boxes = row_boxes(rows, container)
     for row in rows:
         boxed = row in boxes
         if not boxed and _outline_section(row, titles[row]):
@@ -389,9 +388,8 @@ def drop_teaser_lists(container: etree._Element, url: str, t: Thresholds,
     if blocks is None:
         blocks = text_blocks(container)
     titles = {row: _row_title(row, container, t) for row in rows}
-    found = rows
-    rows = _in_flow(rows, titles, container, blocks, t)
-    boxes = row_boxes(found, container)
+    boxes = row_boxes(rows, container)
+    rows = _in_flow(rows, titles, container, blocks, t, boxes)
     taken = list(dict.fromkeys(boxes[row] for row in rows if row in boxes))
     rows = list(dict.fromkeys(boxes.get(row, row) for row in rows))
     titles.update((box, None) for box in taken)
