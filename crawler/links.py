@@ -37,8 +37,9 @@ class PageLinks:
     """What a page links to.
 
     ``anchors``: absolute URLs of its ``<a>`` and ``<area>`` links, without their fragment
-    (but for a client-side route, see :func:`~crawler.urls.hash_route`, when asked), unique, in document order (at most the scan's ``limit``; ``capped`` says the limit was
-    reached and the rest of the page was not read). ``relations``: its ``<link rel=next|prev|
+    (but for a client-side route, see :func:`~crawler.urls.hash_route`, when asked), unique, in
+    document order (at most the scan's ``limit``; ``capped`` says the limit was reached and the
+    rest of the page was not read). ``relations``: its ``<link rel=next|prev|
     index|...>`` targets, absolute. ``canonical``: the href of the first ``<link
     rel=canonical>`` in its head, as written (None when absent).
     """

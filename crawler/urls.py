@@ -217,6 +217,12 @@ def host_of(url: str) -> str:
     return normalise_host(hostname or "")
 
 
+#: Why a URL's site is not the crawl's (:meth:`CrawlScope.origin_refused`; also the stat keys
+#: ``links/filtered/<reason>``): a host outside the scope, or a host of the scope on another port.
+OFFSITE = "offsite"
+OTHER_PORT = "other_port"
+
+
 def port_of(url: str) -> int | None:
     """The port a URL is fetched on (its scheme's default when it names none), or None when it
     cannot be read."""
@@ -257,14 +263,14 @@ class CrawlScope:
         return replace(self, hosts=self.hosts | {normalise_host(host)})
 
     def origin_refused(self, url: str) -> str:
-        """Why a URL's site is not the crawl's: ``"offsite"`` (a host outside the scope),
-        ``"other_port"`` (a host of the scope on another port: another origin), or ``""`` when
+        """Why a URL's site is not the crawl's: :data:`OFFSITE` (a host outside the scope),
+        :data:`OTHER_PORT` (a host of the scope on another port: another origin), or ``""`` when
         its host and port are in scope. The one test of a URL's site, asked of a link
         (:meth:`accepts`), of a redirect's target and of the URL a page finally came from."""
         if not self.host_in_scope(host_of(url)):
-            return "offsite"
+            return OFFSITE
         if self.ports and port_of(url) not in self.ports:
-            return "other_port"
+            return OTHER_PORT
         return ""
 
     def accepts(self, url: str) -> tuple[bool, str]:

@@ -56,9 +56,9 @@ from crawler.rendering import (RENDER_MODES, RenderConfig, ShellVerdict, find_br
 from crawler.sitemap_backlog import SitemapBacklog
 from crawler.startup import SettingError, parse_truth, read_bool, read_number, stop_if_misconfigured
 from crawler.unusable import UnusableResponse
-from crawler.urls import (DEFAULT_PORTS, CrawlScope, canonicalize_routed_url, canonicalize_url,
-                          has_non_html_extension, hash_route,
-                          host_of, port_of, same_site_other_name)
+from crawler.urls import (DEFAULT_PORTS, OFFSITE, OTHER_PORT, CrawlScope, canonicalize_routed_url,
+                          canonicalize_url, has_non_html_extension, hash_route, host_of, port_of,
+                          same_site_other_name)
 
 logger = logging.getLogger(__name__)
 
@@ -712,7 +712,7 @@ class DomainSpider(Spider):
         if refused:
             # what it lists on other sites would not be crawled anyway (the offsite filter
             # reads host names only: a sitemap on a start host's other port would be fetched)
-            over = ("out_of_scope", "its host is outside the crawl's scope" if refused == "offsite"
+            over = ("out_of_scope", "its host is outside the crawl's scope" if refused == OFFSITE
                     else "its host on another port: another site")
             first_level = logging.INFO
         elif limits.max_depth and depth > limits.max_depth:
@@ -1008,7 +1008,7 @@ class DomainSpider(Spider):
         refused = self.config.scope.origin_refused(request.url)
         if not refused:
             return
-        other_port = refused == "other_port"
+        other_port = refused == OTHER_PORT
         if other_port:
             self.crawler.stats.inc_value("redirect/other_port")
         if request.meta.get("is_start") and not request.meta.get(START_LEFT_SCOPE_META):
@@ -1028,13 +1028,13 @@ class DomainSpider(Spider):
         assert self.config is not None
         first = request.meta["redirect_urls"][0]
         host = host_of(request.url)
-        if (refused == "offsite" and same_site_other_name(host_of(first), host)
+        if (refused == OFFSITE and same_site_other_name(host_of(first), host)
                 and not self.config.scope.with_host(host).origin_refused(request.url)):
             self._widen_scope(host, host_of(first), first, request.url)
             return True
         self.start_requests_failed += 1
         self.crawler.stats.inc_value("crawl/start_redirected_offsite")
-        where = ("a host outside the crawl's scope" if refused == "offsite" else
+        where = ("a host outside the crawl's scope" if refused == OFFSITE else
                  "its host on another port, another site outside the crawl's scope")
         logger.error("Start URL %s was redirected to %s, %s: nothing there is crawled; start "
                      "the crawl at that URL", first, request.url[:300], where)
