@@ -27,6 +27,7 @@ from crawler.chunking import Chunk, chunk_markdown
 from crawler.dedup.store import CLEANED_COLUMN
 from crawler.items import FEED_FIELDS
 from crawler.storage import PAGES_TABLE, domain_condition
+from crawler.urls import hash_route
 
 FORMATS = ("markdown", "jsonl", "csv")
 
@@ -162,15 +163,23 @@ def markdown_document(record: dict[str, Any], body: str,
 
 def relative_path(url: str) -> PurePosixPath:
     """Where a page's file goes below the export folder: ``<host>[_<port>]/<path>.md``; a path
-    ending in ``/`` is its ``index.md``, a query adds a short hash. Every segment is reduced to
-    letters, digits, ``.``, ``_`` and ``-``, so no URL writes outside the folder."""
+    ending in ``/`` is its ``index.md``, a query adds a short hash. A page reached by a
+    client-side route (``/docs/#/guide/install``, see :func:`crawler.urls.hash_route`) goes
+    where the route's path would put it below the page's folder (``docs/guide/install.md``), so
+    a site routed by its fragment exports as many files as it has pages, named after them.
+    Every segment is reduced to letters, digits, ``.``, ``_`` and ``-``, so no URL writes
+    outside the folder."""
     parts = urlsplit(url)
     host = _segment((parts.hostname or "unknown") + (f"_{parts.port}" if parts.port else ""))
-    segments = [_segment(s) for s in parts.path.split("/")]
+    path = parts.path
+    route = hash_route(url).lstrip("#!")
+    if route:
+        path = path.rpartition("/")[0] + route
+    segments = [_segment(s) for s in path.split("/")]
     segments = [s for s in segments if s not in ("", ".", "..")]
-    if not segments or parts.path.endswith("/"):
+    if not segments or path.endswith("/"):
         segments.append("index")
-    stem = re.sub(r"\.(html?|php|aspx?|jsp)$", "", segments[-1], flags=re.IGNORECASE) or "index"
+    stem = re.sub(r"\.(html?|php|aspx?|jsp|md)$", "", segments[-1], flags=re.IGNORECASE) or "index"
     if parts.query:
         stem += "-" + hashlib.sha1(parts.query.encode("utf-8")).hexdigest()[:8]
     return PurePosixPath(host, *segments[:-1], stem + ".md")

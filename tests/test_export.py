@@ -198,6 +198,12 @@ def test_chunks_keep_every_word_under_the_limit_with_their_heading_path(
     ("https://docs.example/a/../../etc/passwd", "docs.example/a/etc/passwd.md"),
     ("https://docs.example/%2e%2e/%2F/x y", "docs.example/2e-2e/2F/x-y.md"),
     ("https://docs.example/list?page=2", "docs.example/list-b941a131.md"),
+    ("https://docs.example/#/", "docs.example/index.md"),
+    ("https://docs.example/#install", "docs.example/index.md"),
+    ("https://docs.example/docs/#/guide/install", "docs.example/docs/guide/install.md"),
+    ("https://docs.example/docs/index.html#!/guide/", "docs.example/docs/guide/index.md"),
+    ("https://docs.example/docs/#/guide.md?id=usage", "docs.example/docs/guide.md"),
+    ("https://docs.example/#/../../etc/passwd", "docs.example/etc/passwd.md"),
 ])
 def test_file_names_mirror_the_url_and_stay_inside_the_folder(url: str, path: str) -> None:
     relative = relative_path(url)
