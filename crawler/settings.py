@@ -133,6 +133,8 @@ ALLOW_INTERNAL_ADDRESSES = False
 # Each guard can be turned off: empty and binary bodies, charset detection, broken gzip/deflate.
 BODY_CHECK_EMPTY = True
 BODY_CHECK_BINARY = True
+# A 206 Partial Content (the crawl asks for no range) whose Content-Range is not the whole page.
+BODY_CHECK_PARTIAL = True
 CHARSET_DETECTION = True
 CONTENT_CODING_CHECK = True
 RETRY_BACKOFF_BASE = 1.0

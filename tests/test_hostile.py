@@ -151,6 +151,12 @@ CASES = [
     Case("a page whose meta refresh names its own URL (every minute, at once)",
          {"redirect/refresh_self": 2}, "{base}/refresh/self refreshes to itself",
          stored=("/refresh/self", "/refresh/self-now", "/redirect/pretty/refresh/")),
+    Case("206 Partial Content to a request for the whole page", {"response/partial_content": 1},
+         "Partial body: {base}/status/206 answered 206 Partial Content",
+         stored=("/status/206-whole",), not_stored=("/status/206",)),
+    Case("304 Not Modified to a request without validators", {"errors/http_304": 1},
+         "Failed to fetch {base}/status/304: HTTP 304 Not Modified to a request for the whole "
+         "page", not_stored=("/status/304",)),
     Case("two pages refreshing to each other", {"redirect/refresh_loop": 1},
          "Meta refresh loop: {base}/refresh/loop-"),
 ]

@@ -1,5 +1,5 @@
 """Refuse 2xx responses that claim to be HTML (or claim nothing) but cannot be a page: empty
-bodies and binary files served as HTML.
+bodies, binary files served as HTML, and a part of a page.
 
 A PDF, image or archive sent with ``Content-Type: text/html`` passes any header check; its
 first bytes give it away (magic numbers, or a large share of control bytes). Such responses and
@@ -7,6 +7,11 @@ empty 200s are dropped before extraction, each with a stat (``response/empty``,
 ``response/binary_as_html`` and ``response/binary_as_html/<kind>``) and a WARNING line.
 A few stray NUL bytes in real HTML do not make it binary, nor do the many of a page in UTF-16
 that its ``Content-Type`` declares without a byte-order mark.
+
+The crawl never asks for a range, so a ``206 Partial Content`` is a server's mistake: unless its
+``Content-Range`` says the part is the whole page (``bytes 0-4999/5000``), the body is a piece of
+a page, dropped with a WARNING (``response/partial_content``; before, the piece was stored as the
+page, its text cut off mid-word, without a word).
 
 A rendered response's body is the DOM the browser made of the page (an empty document for an
 empty body, a PDF's bytes as text), so for it the checks judge the body the server sent, which
@@ -17,6 +22,7 @@ gives the same outcome.
 from __future__ import annotations
 
 import logging
+import re
 import zlib
 from dataclasses import dataclass
 
@@ -52,6 +58,9 @@ MAGIC_NUMBERS: tuple[tuple[bytes, str], ...] = (
 )
 #: Declared media types (or none) whose body must be a page.
 CLAIMS_HTML = frozenset({"", "text/html", "application/xhtml+xml"})
+#: A byte range's ``Content-Range`` (RFC 9110 14.4): first and last byte, and the whole
+#: length (``*`` when unknown).
+CONTENT_RANGE = re.compile(rb"\s*bytes\s+(\d+)\s*-\s*(\d+)\s*/\s*(\d+|\*)\s*$", re.I)
 #: Bytes that never occur in text (everything below 0x20 except tab, LF, FF, CR, ESC).
 CONTROL_BYTES = frozenset(range(0x20)) - {0x09, 0x0A, 0x0C, 0x0D, 0x1B}
 
@@ -94,16 +103,27 @@ class BodyCheckConfig:
 
     drop_empty: bool
     drop_binary: bool
+    drop_partial: bool
 
     @classmethod
     def from_settings(cls, settings) -> BodyCheckConfig:  # noqa: ANN001 - Scrapy Settings
-        """Read BODY_CHECK_EMPTY and BODY_CHECK_BINARY."""
+        """Read BODY_CHECK_EMPTY, BODY_CHECK_BINARY and BODY_CHECK_PARTIAL."""
         return cls(drop_empty=read_bool(settings, "BODY_CHECK_EMPTY"),
-                   drop_binary=read_bool(settings, "BODY_CHECK_BINARY"))
+                   drop_binary=read_bool(settings, "BODY_CHECK_BINARY"),
+                   drop_partial=read_bool(settings, "BODY_CHECK_PARTIAL"))
+
+
+def is_whole_range(content_range: bytes | None) -> bool:
+    """Whether a 206's ``Content-Range`` says its part is the whole representation (from the
+    first byte to the last of a known length); no header or an unreadable one is a part."""
+    match = CONTENT_RANGE.match(content_range or b"")
+    return bool(match) and int(match[1]) == 0 and match[3] != b"*" \
+        and int(match[2]) + 1 == int(match[3])
 
 
 class BodyCheckMiddleware:
-    """Downloader middleware: drops (and counts) empty and binary 2xx bodies before extraction."""
+    """Downloader middleware: drops (and counts) empty, binary and partial 2xx bodies before
+    extraction."""
 
     def __init__(self, crawler: Crawler, config: BodyCheckConfig) -> None:
         self.stats = crawler.stats
@@ -113,14 +133,15 @@ class BodyCheckMiddleware:
     def from_crawler(cls, crawler: Crawler) -> BodyCheckMiddleware:
         """Build; NotConfigured when both checks are off."""
         config = read_or_refuse(crawler, BodyCheckConfig.from_settings)
-        if not (config.drop_empty or config.drop_binary):
-            raise NotConfigured("BODY_CHECK_EMPTY and BODY_CHECK_BINARY are off")
+        if not (config.drop_empty or config.drop_binary or config.drop_partial):
+            raise NotConfigured("BODY_CHECK_EMPTY, BODY_CHECK_BINARY and BODY_CHECK_PARTIAL "
+                                "are off")
         return cls(crawler, config)
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Response:
-        """Pass the response on, or raise UnusableResponse for an empty or binary body (of a
-        rendered response: the body its server sent)."""
+        """Pass the response on, or raise UnusableResponse for an empty, binary or partial body
+        (of a rendered response: the body its server sent)."""
         # taken out of the meta (which a later request may copy) whatever the verdict
         body = request.meta.pop(SERVER_BODY_META, None)
         if body is None:
@@ -136,6 +157,14 @@ class BodyCheckMiddleware:
             logger.warning("Empty body: %s (HTTP %d, %d bytes); nothing to extract",
                            response.url, response.status, len(body))
             raise UnusableResponse("empty body")
+        if (self.config.drop_partial and response.status == 206 and b"Range" not in request.headers
+                and not is_whole_range(response.headers.get("Content-Range"))):
+            self.stats.inc_value("response/partial_content")
+            logger.warning("Partial body: %s answered 206 Partial Content (Content-Range %r, "
+                           "%d bytes) to a request for the whole page; not stored",
+                           response.url, response.headers.get("Content-Range", b"none").decode(
+                               "latin-1")[:100], len(body))
+            raise UnusableResponse("partial content")
         if self.config.drop_binary and not is_declared_wide_text(
                 body, http_content_type_encoding(declared)):
             kind = binary_kind(body)

@@ -966,7 +966,9 @@ class DomainSpider(Spider):
         if failure.check(HttpError):
             answer = failure.value.response
             reason = f"HTTP {answer.status}"
-            if 300 <= answer.status < 400 and not answer.headers.get("Location"):
+            if answer.status == 304:
+                reason += " Not Modified to a request for the whole page: nothing to store"
+            elif 300 <= answer.status < 400 and not answer.headers.get("Location"):
                 reason += " without a Location header: a redirect to nowhere"
         if request.meta.get("is_start"):
             logger.error("Start URL %s could not be fetched: %s", request.url, reason)

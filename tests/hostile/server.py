@@ -486,6 +486,14 @@ class HostileHandler(BaseHTTPRequestHandler):
                 self.send(code, body, kind)
             else:
                 self.send(200, pages.control_page(f"after {rest}"))
+        elif rest in ("206", "206-whole"):
+            # a part of a page to a request that asked for no range; or, honestly, all of it
+            body = pages.article(f"Status {rest}", [f"Partial {rest}. " + pages.FILLER * 3])
+            whole = body.encode()
+            part = whole if rest == "206-whole" else whole[:len(whole) // 2]
+            self.send(206, part, headers={"Content-Range": f"bytes 0-{len(part) - 1}/{len(whole)}"})
+        elif rest == "304":
+            self.send(304, "")
         elif rest == "503-then-ok":
             if count <= 2:
                 self.send(503, "busy")
@@ -885,6 +893,7 @@ INDEX_LINKS: list[str] = [
     "/status/404", "/status/410", "/status/500", "/status/429-retry-after", "/status/429-always",
     "/status/503-retry-after-long", "/status/503-then-ok",
     "/status/503-text-then-ok", "/status/500-json-then-ok", "/status/429-empty-then-ok",
+    "/status/206", "/status/206-whole", "/status/304",
     "/redirect/escape/localhost/", "/redirect/long", "/redirect/no-location",
     "/refresh/javascript", "/refresh/mailto",
     "/refresh/unreadable", "/refresh/loop-a", "/refresh/loop-b", "/refresh/self",
