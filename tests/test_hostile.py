@@ -157,6 +157,9 @@ CASES = [
     Case("304 Not Modified to a request without validators", {"errors/http_304": 1},
          "Failed to fetch {base}/status/304: HTTP 304 Not Modified to a request for the whole "
          "page", not_stored=("/status/304",)),
+    Case("an HTTP Refresh header to a page nothing links", {"redirect/refresh_header": 1},
+         "{base}/refresh/header has an HTTP Refresh header to {base}/ok/refresh-header-target",
+         stored=("/ok/refresh-header-target",), not_stored=("/refresh/header",)),
     Case("two pages refreshing to each other", {"redirect/refresh_loop": 1},
          "Meta refresh loop: {base}/refresh/loop-"),
 ]

@@ -23,12 +23,16 @@ followed either (``redirect/invalid_target``); a ``<meta http-equiv=refresh>`` t
 an http(s) URL (``javascript:``, ``mailto:``, an unreadable URL) is no redirect: the page
 itself is kept (``redirect/refresh_ignored``), as is a page whose refresh names its own URL, a
 page that reloads itself every minute (``redirect/refresh_self``; before, a redirect loop that
-lost the page). A redirect that is not followed raises
+lost the page). An HTTP ``Refresh`` header (``Refresh: 0; url=/new/``), which browsers follow as
+they follow the ``<meta>`` it stands for, is read the same way when the page declares no meta
+refresh, with the same checks (``redirect/refresh_header``; before, its target was never
+requested: a page moved that way was lost without a word). A redirect that is not followed raises
 :class:`~crawler.unusable.UnusableResponse`: a start URL answered that way is a failed start.
 """
 
 from __future__ import annotations
 
+import html
 import logging
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -38,6 +42,7 @@ from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, Redirec
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse, Response
 from scrapy.utils.response import get_meta_refresh
+from w3lib.html import get_meta_refresh as read_refresh_declaration
 from w3lib.url import safe_url_string
 
 from crawler.unusable import UnusableResponse
@@ -67,7 +72,7 @@ class RedirectChecks:
                          spider: Spider | None = None) -> Request | Response:
         """Follow the redirect as Scrapy does, unless it loops or the chain is too long."""
         try:
-            result = super().process_response(request, response)  # type: ignore[misc]
+            result = self._follow(request, response)
         except IgnoreRequest as exc:
             if "max redirections" in str(exc):
                 self.crawler.stats.inc_value("redirect/max_reached")
@@ -114,6 +119,10 @@ class RedirectChecks:
                 logger.info("Redirect to another host: %s -> %s (followed only if that host is "
                             "in the crawl's scope)", request.url, result.url)
         return result
+
+    def _follow(self, request: Request, response: Response) -> Request | Response:
+        """The request the Scrapy middleware makes of the redirect (the response if none)."""
+        return super().process_response(request, response)  # type: ignore[misc]
 
     def _invalid_target(self, request: Request, response: Response,
                         why: str) -> UnusableResponse:
@@ -165,7 +174,7 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
         if not isinstance(response, HtmlResponse) or request.meta.get("dont_redirect"):
             return super().process_response(request, response, spider)
         try:
-            delay, target = get_meta_refresh(response, ignore_tags=self._ignore_tags)
+            delay, target, _ = self._refresh(response)
             ignored = bool(target) and not _is_web_url(response.url, target.strip())
         except ValueError:  # w3lib joins the URL, and http://[::1 cannot be joined
             delay, target, ignored = None, self._declared_refresh(response), True
@@ -189,6 +198,37 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
         if isinstance(result, Request) and result is not request:
             self._refreshed.add(canonicalize_url(response.url))
         return result
+
+    def _refresh(self, response: HtmlResponse) -> tuple[float | None, str | None, bool]:
+        """The delay and absolute target of the page's refresh: its ``<meta
+        http-equiv=refresh>``, else its HTTP ``Refresh`` header, read by the same parser (the
+        header's value is a meta refresh's content, as browsers read it); and whether it came
+        from the header. Raises ValueError for a target no URL parser reads."""
+        delay, target = get_meta_refresh(response, ignore_tags=self._ignore_tags)
+        if target:
+            return delay, target, False
+        header = response.headers.get("Refresh")
+        if not header:
+            return None, None, False
+        value = html.escape(header.decode("latin-1"))
+        delay, target = read_refresh_declaration(
+            f'<meta http-equiv="refresh" content="{value}">', baseurl=response.url)
+        return delay, target, bool(target)
+
+    def _follow(self, request: Request, response: Response) -> Request | Response:
+        """Scrapy's meta refresh, or the page's ``Refresh`` header followed as one."""
+        if not isinstance(response, HtmlResponse) or request.method == "HEAD":
+            return super()._follow(request, response)
+        delay, target, from_header = self._refresh(response)
+        if not from_header or delay is None or target is None or delay >= self._maxdelay:
+            return super()._follow(request, response)
+        redirected = self._redirect_request_using_get(request, response, target)
+        if urlsplit(redirected.url).scheme not in ("http", "https"):
+            return response
+        self.crawler.stats.inc_value("redirect/refresh_header")
+        logger.info("%s has an HTTP Refresh header to %s: followed as a meta refresh",
+                    response.url, target[:300])
+        return self._redirect(redirected, request, "Refresh header")
 
     @staticmethod
     def _declared_refresh(response: HtmlResponse) -> str:

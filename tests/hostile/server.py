@@ -343,7 +343,12 @@ class HostileHandler(BaseHTTPRequestHandler):
         """A page whose meta refresh points at ``javascript:``, ``mailto:``, no readable URL
         (``unreadable``), at the other of two pages refreshing to each other (``loop-a``,
         ``loop-b``), or at itself: every minute by its absolute URL (``self``), at once by its
-        path (``self-now``), as pages that reload themselves do."""
+        path (``self-now``), as pages that reload themselves do; a page moved by an HTTP
+        ``Refresh`` header instead (``header``), to a page nothing links."""
+        if rest == "header":
+            self.send(200, pages.control_page("refresh header"),
+                      headers={"Refresh": "0; url=/ok/refresh-header-target"})
+            return
         target = {"javascript": "javascript:alert(1)", "mailto": "mailto:team@example.org",
                   "unreadable": "http://[::1", "loop-a": "/refresh/loop-b",
                   "loop-b": "/refresh/loop-a", "self": f"{self.origin}/refresh/self",
@@ -893,7 +898,7 @@ INDEX_LINKS: list[str] = [
     "/status/404", "/status/410", "/status/500", "/status/429-retry-after", "/status/429-always",
     "/status/503-retry-after-long", "/status/503-then-ok",
     "/status/503-text-then-ok", "/status/500-json-then-ok", "/status/429-empty-then-ok",
-    "/status/206", "/status/206-whole", "/status/304",
+    "/status/206", "/status/206-whole", "/status/304", "/refresh/header",
     "/redirect/escape/localhost/", "/redirect/long", "/redirect/no-location",
     "/refresh/javascript", "/refresh/mailto",
     "/refresh/unreadable", "/refresh/loop-a", "/refresh/loop-b", "/refresh/self",
