@@ -126,6 +126,24 @@ def test_split_title(raw: str, parts: list[str]) -> None:
      "<p>By Ann Lee</p>", "Ann Lee"),
     ("<h1>T</h1><div class='author'><a href='/u/gq'>Georg Quaas</a>, 21 Jan 2015"
      "<div class='rating'><input type='radio' name='r'></div></div>", "Georg Quaas"),
+    # A lead-in closed by a colon ("Written By:") is a lead-in too; where the author block
+    # holds the name in its own element (author-name) beside the author's title, the name's.
+    ("<h1>T</h1><p class='byline'>Written By: Cazzy Magennis</p>", "Cazzy Magennis"),
+    ("<h1>T</h1><div class='author-line'><span class='author-label'>Written By:</span>"
+     "<span class='author-name'>Celeste Longacre</span><span class='author-title'>Gardener "
+     "&amp; Astrologer</span></div>", "Celeste Longacre"),
+    # What a template or a script writes where the author is missing names no one; a byline
+    # shown on the page still does.
+    ('<script type="application/ld+json">{"@type": "Article", "author": {"@type": "Person", '
+     '"name": "undefined"}}</script><h1>T</h1><p>x</p>', None),
+    ('<script type="application/ld+json">{"@type": "Article", "author": "{{ post.author }}"}'
+     "</script><h1>T</h1><p>By Ann Lee</p>", "Ann Lee"),
+    ("<meta name='author' content='null'><h1>T</h1><p>x</p>", None),
+    # "by" inside a heading or a control after other words is a shop's filter, not a byline;
+    # a byline after it still counts.
+    ("<h1>T</h1><h2><span>Filter By </span>Color</h2><ul><li>Brown</li></ul>", None),
+    ("<h1>T</h1><button>Sort by Price</button><h3>Shop by Room</h3><p>By Ann Lee</p>",
+     "Ann Lee"),
     # The window around the title is measured in the text as read, whatever the markup's
     # indentation before the title.
     ("<div><p>By Ann Lee</p>" + "\n" + " " * 3000 + "</div><h1>T</h1><p>x</p>", "Ann Lee"),

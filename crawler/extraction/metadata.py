@@ -18,9 +18,10 @@ from crawler.extraction.frameworks import RuleSet, load_rules
 from crawler.extraction.month_names import MonthNames
 from crawler.extraction.addresses import join_url
 from crawler.extraction.story_tail import more_chars_than, non_space_chars
-from crawler.extraction.structured import ARTICLE_TYPES, StructuredData, element_text
+from crawler.extraction.structured import (ARTICLE_TYPES, StructuredData, element_text,
+                                           is_placeholder)
 from crawler.extraction.tree_text import outermost, text_content
-from crawler.extraction.vocabulary import (METADATA_SKIPPED_TAGS, PAGE_TEXT_BREAK_TAGS,
+from crawler.extraction.vocabulary import (HEADING_TAGS, METADATA_SKIPPED_TAGS, PAGE_TEXT_BREAK_TAGS,
                                            STRUCTURED_SKIPPED_TAGS)
 
 logger = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ invisible separator: no whitespace, so a run of spaces around it is not one with
 #: Separators between a page title and the site name in ``<title>``.
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»«/~]\s+|\s*[|·•»«]\s*|\s+::\s+")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
-_BYLINE_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|written by|posted by|author:?)\s+",
+_BYLINE_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|written by|posted by|author)\s*:?\s+",
                             re.IGNORECASE)
 _AUTHOR_SPLIT = re.compile(r"\s*(?:,\s*and\s+|,\s*&\s*|\s+and\s+|\s*&\s*|\s*,\s*|\s*;\s*|\s*\|\s*)\s*")
 
@@ -368,7 +369,7 @@ def _looks_like_role(text: str) -> bool:
     return bool(_ROLE_WORDS.search(text)) or not text[:1].isupper()
 
 
-_NAME_LEAD = re.compile(r"^.{0,24}?\b(?:by|von|par|por|door|about|via)\s+|^\s*(?:author|authors)\s*:?\s*",
+_NAME_LEAD = re.compile(r"^.{0,24}?\b(?:by|von|par|por|door|about|via)\s*:?\s+|^\s*(?:author|authors)\s*:?\s*",
                         re.IGNORECASE)
 _NAME_STOP = re.compile(
     r"\s*(?:\b(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b"
@@ -400,7 +401,8 @@ def _clean_name(text: str, visible: bool = True) -> str | None:
         text = " ".join(words[:half])  # "Jane Doe Jane Doe": name repeated by responsive markup
     if not text or len(text) > 60 or len(text.split()) > 6 or not re.search(r"[^\W\d_]", text):
         return None
-    if text.casefold() in _NOT_NAMES or ("." in text and " " not in text):  # template keys: page.author
+    if text.casefold() in _NOT_NAMES or ("." in text and " " not in text) \
+            or is_placeholder(text):  # template keys: page.author; a script's "undefined"
         return None
     return text
 
@@ -463,9 +465,9 @@ def _byline_authors(view: _PageView) -> list[str]:
         if _shouted(m, text) or (title and phrase in title):
             continue  # capitals that are no name; the title's own words ("Commuting by Bicycle")
         if links is None:
-            links = _link_texts(view.tree)
+            links = _label_texts(view.tree)
         if _in_linked_title(links, phrase):
-            continue  # another page's title
+            continue  # another page's title, a heading or a control ("Filter by Color")
         names = [n for n in (_clean_name(p) for p in _split_authors(_sentence_end(m.group(1))))
                  if n]
         if names:
@@ -475,28 +477,40 @@ def _byline_authors(view: _PageView) -> list[str]:
 
 
 _LINK_BREAK = "\x00"
+_LABEL_TAGS = ("a", *sorted(HEADING_TAGS), "button", "label", "legend", "summary", "option")
+"""Elements whose text names something other than the page's author when "by" stands inside it
+after other words: a link (another page's title), a heading or a control (a shop's "Filter by
+Color", "Shop by Room")."""
 
 
-def _link_texts(tree: HtmlElement) -> str:
-    """The texts of the page's links, runs of spaces made one, each opened by ``_LINK_BREAK``."""
-    return "".join(_LINK_BREAK + _WS.sub(" ", text_content(a)).strip() for a in tree.iter("a"))
+def _label_texts(tree: HtmlElement) -> str:
+    """The texts of the page's links, headings and controls (``_LABEL_TAGS``), runs of spaces
+    made one, each opened by ``_LINK_BREAK``."""
+    return "".join(_LINK_BREAK + _WS.sub(" ", text_content(a)).strip()
+                   for a in tree.iter(*_LABEL_TAGS))
 
 
 def _name_part(block: HtmlElement) -> HtmlElement:
-    """The element of an author block whose class is ``name``, where the block writes the name
-    and the author's own title apart ("Maren Holt" over "Baker and cyclist", which read as one
+    """The element of an author block whose class names a name (``_NAME_CLASS``), where the
+    block writes the name and the author's own title apart ("Maren Holt" over "Baker and cyclist", which read as one
     line gave "Maren Holt Baker"); else the block."""
     for el in block.iterdescendants(etree.Element):
         names = el.get("class")
-        if names is not None and "name" in names.split():
+        if names is not None and any(_NAME_CLASS.search(n) for n in names.split()):
             return el
     return block
 
 
+_NAME_CLASS = re.compile(r"(?:^|[_-])name$|[a-z]Name$")
+"""A class naming the part of an author block that holds the name: ``name``, ``author-name``,
+``byline__name``, ``authorName``."""
+
+
 def _in_linked_title(links: str, phrase: str) -> bool:
-    """Whether a "by NAME" phrase stands inside a link's text after other words (``links`` from
-    :func:`_link_texts`): the title of another page (a table of contents or a "next" link: "A
-    Year of Commuting by Bicycle"), not a byline, whose "by" comes before a linked name ("by
+    """Whether a "by NAME" phrase stands inside a link's, a heading's or a control's text after
+    other words (``links`` from :func:`_label_texts`): the title of another page (a table of
+    contents or a "next" link: "A Year of Commuting by Bicycle") or of a shop's filter ("Filter
+    by Color"), not a byline, whose "by" comes before a linked name ("by
     <a>Jane Doe</a>") or opens the link. Two counts of the joined texts, whatever the number of
     links."""
     return links.count(phrase) > links.count(_LINK_BREAK + phrase)
@@ -548,8 +562,9 @@ def _in_page_frame(el: HtmlElement, frame_tags: frozenset[str]) -> bool:
 def _choose_authors(view: _PageView, sd: StructuredData) -> tuple[list[str], str]:
     """Authors from structured data (persons), then meta tags, visible bylines, organisations last."""
     source = sd.sources.get("authors", "structured")
-    if sd.authors and source != "json-ld-organization":
-        names = [_clean_name(a, visible=False) or a for a in sd.authors]
+    declared = [a for a in sd.authors if not is_placeholder(a)]
+    if declared and source != "json-ld-organization":
+        names = [_clean_name(a, visible=False) or a for a in declared]
         if source == "microdata":
             names = [n for a in names for n in _split_authors(a)] or names
         return _unique(names), source
@@ -559,8 +574,8 @@ def _choose_authors(view: _PageView, sd: StructuredData) -> tuple[list[str], str
     byline = _byline_authors(view)
     if byline:
         return _unique(byline), "byline"
-    if sd.authors:
-        return _unique(sd.authors), source
+    if declared:
+        return _unique(declared), source
     return [], ""
 
 

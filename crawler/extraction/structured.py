@@ -18,7 +18,7 @@ from crawler.extraction.vocabulary import STRUCTURED_SKIPPED_TAGS
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["StructuredData", "parse_structured", "ARTICLE_TYPES"]
+__all__ = ["StructuredData", "parse_structured", "ARTICLE_TYPES", "is_placeholder"]
 
 #: schema.org types whose ``articleBody`` / headline describe the page's main content.
 ARTICLE_TYPES = frozenset({
@@ -242,6 +242,18 @@ def _walk_nodes(data: Any, max_depth: int, depth: int = 0) -> Iterator[dict]:
                 yield from _walk_nodes(value, max_depth, depth + 1)
 
 
+_PLACEHOLDER = re.compile(r"(?:undefined|null|none|nan|\[object object\])|.*(?:\{\{|\{%|\$\{|%\w+%).*",
+                          re.IGNORECASE | re.DOTALL)
+"""What a template or a script writes where its value is missing: an unset variable printed
+("undefined", "null", "[object Object]") or a placeholder left unfilled ("{{ author }}",
+"${name}", "%author%")."""
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether a declared or shown value is a missing value's placeholder, not a value."""
+    return bool(_PLACEHOLDER.fullmatch(text.strip()))
+
+
 def _names(value: Any, index: dict[str, dict]) -> list[str]:
     """Names of persons/organisations from an ``author``-like value (string, object, @id, list)."""
     out: list[str] = []
@@ -250,7 +262,8 @@ def _names(value: Any, index: dict[str, dict]) -> list[str]:
         if isinstance(item, str):
             name = _clean(item)
             if name and not name.startswith(("http://", "https://")):
-                out.extend(p for p in (s.strip() for s in name.split(";")) if p)
+                out.extend(p for p in (s.strip() for s in name.split(";"))
+                           if p and not is_placeholder(p))
         elif isinstance(item, dict):
             if "name" not in item and item.get("@id") in index:
                 item = index[item["@id"]]
@@ -263,7 +276,7 @@ def _names(value: Any, index: dict[str, dict]) -> list[str]:
             if not name:
                 given, family = _clean(item.get("givenName")), _clean(item.get("familyName"))
                 name = " ".join(p for p in (given, family) if p) or None
-            if name:
+            if name and not is_placeholder(name):
                 out.append(name)
     return out
 
