@@ -205,6 +205,15 @@ def test_normalise_date(value: str | None, iso: str | None) -> None:
     ("<h1>T</h1><div>October 3, 2024</div><p>Body text.</p>", "2024-10-03"),
     # No date anywhere.
     ("<h1>T</h1><p>Body text.</p>", None),
+    # A forum member's panel (labelled counts and dates) beside the post: its "Joined:" date is
+    # the member's, the post's date comes after it; a labelled date after a count with its unit
+    # ("5 min") is still the page's.
+    ("<h1>Review request</h1><dl><dt>Posts:</dt><dd>524</dd><dt>Joined:</dt>"
+     "<dd>Mon Jul 24, 2017 9:28 am</dd></dl><p>Post by jo » Sat Feb 24, 2024 12:41 pm</p>",
+     "2024-02-24"),
+    ("<h1>T</h1><p>Posts: 4032 Founded: Dec 11, 2021</p><p>by Ann » Tue Aug 27, 2019</p>",
+     "2019-08-27"),
+    ("<h1>T</h1><p>Reading time: 5 min Published: March 3, 2024</p>", "2024-03-03"),
 ])
 def test_published_date(html: str, published: str | None) -> None:
     assert _metadata(html).published == published

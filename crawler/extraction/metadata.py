@@ -637,6 +637,13 @@ _MODIFIED_CUE = re.compile(r"(updated|modified|reviewed|revised|last edited|aktu
                            re.IGNORECASE)
 
 
+_MEMBER_FIELD = re.compile(r"[^\W\d_]+\s*:\s*\d[\d.,]*[^\W\d_]?\s+[^\W\d_]+\s*:\s*"
+                           r"(?:[^\W\d_]+\.?,?\s+)?$")
+"""The text before a date that is one field of a list of labelled counts and dates ("Posts:
+524 Joined: Mon"): a forum member's panel beside each post, whose dates are the member's
+(joined, founded), not the post's."""
+
+
 def _month_word(m: re.Match) -> str | None:
     """The word a visible-date match reads as its month (None for a numeric date)."""
     return m.group("mon") or m.group("mon2")
@@ -773,7 +780,7 @@ def visible_dates(tree: HtmlElement | _PageView, day_first: bool = False,
     out = []
     for m, month in _date_matches(text, view.months, language):
         iso = _to_date(m, day_first, month)
-        if iso:
+        if iso and not _MEMBER_FIELD.search(text, max(0, m.start() - 60), m.start()):
             out.append((iso, bool(_MODIFIED_CUE.search(text[max(0, m.start() - 40): m.start()]))))
     return out
 
