@@ -52,6 +52,16 @@ it arrives (``render_body_limit.DocumentBodyWatch``) and fails as a plain downlo
 (``DownloadCancelledError``, ``render/too_large``): it is never stored, nor read back. An
 answer with a header line longer than a plain download's HTTP client reads (which hangs up on
 it) fails as that download does: a network error, retried (``render/failed/header_line_too_long``).
+
+A page whose script navigates once it has loaded (``location.reload()``, ``location.href = ...``)
+destroys the document the settle wait runs in: the wait is run again in the new document
+(``render/navigated_while_settling``). A page whose scripts navigate more than
+``SCRIPT_NAVIGATIONS_MAX`` times in one render has its next navigations cancelled and is
+stored as it stands (``render_navigation.NavigationHold``, ``render/navigations_cancelled``, one
+INFO line), its browser page closed after instead of serving another render. Before, a page
+reloading itself was lost with Playwright's ``Execution context was destroyed``, and one
+navigating before it had loaded ran to the render's time limit, alone too, said to be a page
+whose server never finished its answer.
 """
 
 from __future__ import annotations
@@ -74,6 +84,7 @@ from twisted.web._newclient import HTTPClientParser
 
 from crawler.http_client import bound_response_headers
 from crawler.render_body_limit import DocumentBodyWatch
+from crawler.render_navigation import NavigationHold
 from crawler.rendering import SERVER_BODY_META
 
 logger = logging.getLogger(__name__)
@@ -90,6 +101,17 @@ BUSY_CHECK_S = 2.0
 #: Seconds between two checks that the pooled renderer still runs scripts (a check answers in
 #: milliseconds; the stall limit, RENDER_STALL_MS, is what a check may wait).
 STALL_CHECK_INTERVAL_S = 0.5
+
+
+#: Navigations a page's scripts may make in one render (a reload, a script's redirect) before
+#: the next are cancelled: a page that moves once or twice is stored as the document it ends in,
+#: one navigating forever as it stands once they are cancelled.
+SCRIPT_NAVIGATIONS_MAX = 3
+#: ``Request.meta`` key: the render's page has its navigations refused (a page navigating
+#: forever), so it is closed after the render instead of serving another.
+NAVIGATION_HELD_META = "render_navigation_held"
+#: Playwright's message of a page method whose document a navigation replaced.
+_CONTEXT_DESTROYED = "Execution context was destroyed"
 
 
 class RendererStalled(Exception):
@@ -318,6 +340,40 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 raise RenderTimeout(f"the render took longer than "
                                     f"{self._render_deadline_s:.1f} s in its own page") from exc
         return await self._render_alone(request, spider)
+
+    async def _download_request_with_page(self, request: Request, page: Page,
+                                          spider: Spider) -> Response:
+        """Render as the parent does, with the page's own navigations bounded
+        (``NavigationHold``): a page navigating forever is stored as it stands, and closed
+        after instead of serving another render."""
+        request.meta.pop(NAVIGATION_HELD_META, None)  # said of an earlier attempt's page
+        hold = NavigationHold(page, SCRIPT_NAVIGATIONS_MAX)
+        hold.start()
+        try:
+            return await super()._download_request_with_page(request, page, spider)
+        finally:
+            await hold.stop()
+            if hold.held:
+                request.meta[NAVIGATION_HELD_META] = True
+                self.stats.inc_value("render/navigations_cancelled")
+                logger.info("%s navigated more than %d times by its scripts while it rendered (a "
+                            "page that reloads or redirects itself forever): its next navigations "
+                            "were cancelled and it is stored as it stood at %s", request.url,
+                            SCRIPT_NAVIGATIONS_MAX, page.url)
+
+    async def _apply_page_methods(self, page: Page, request: Request, spider: Spider) -> None:
+        """The request's page methods (the settle wait), run again in the new document when the
+        page's scripts navigate meanwhile (NavigationHold bounds how often)."""
+        for attempt in range(SCRIPT_NAVIGATIONS_MAX + 2):
+            try:
+                await super()._apply_page_methods(page, request, spider)
+                return
+            except PlaywrightError as exc:
+                if _CONTEXT_DESTROYED not in str(exc):
+                    raise
+                if not attempt:
+                    self.stats.inc_value("render/navigated_while_settling")
+                await page.wait_for_load_state(timeout=self.config.navigation_timeout_ms)
 
     async def _get_response_and_download(self, request: Request, page: Page,
                                          spider: Spider) -> tuple[Any, Any]:
@@ -565,10 +621,11 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 # The parent replaces a page that closed under it; that one is returned too.
                 used = meta.pop("playwright_page", page)
                 meta.pop("playwright_include_page", None)
+                held = meta.pop(NAVIGATION_HELD_META, False)
                 try:
                     for candidate in {page, used}:
                         await self._give_back(pool, candidate,
-                                              keep=succeeded and candidate is used)
+                                              keep=succeeded and candidate is used and not held)
                 finally:  # counted even when cancelled, or the pool would wait for it forever
                     if pool.finished():
                         await self._renew_context(pool)

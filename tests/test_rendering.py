@@ -455,3 +455,49 @@ def test_a_rendered_answer_over_download_maxsize_is_dropped_as_a_plain_download(
         assert len(lines) == 1 and reason in lines[0], lines  # one line, the reason in it
     assert attempts == {path: 1 for path in over}  # not retried
     assert "Traceback" not in result.log
+
+
+#: Pages whose scripts navigate after they load: (file, script, marker of the text stored).
+NAVIGATING_PAGES = [
+    ("reload-forever", "setTimeout(() => location.reload(), 10);", "sable marten"),
+    ("reload-once", 'if (!document.cookie.includes("seen=1")) { document.cookie = "seen=1"; '
+                    "setTimeout(() => location.reload(), 10); }", "umber finch"),
+    ("moves-on", 'setTimeout(() => { location.href = "/moved.html"; }, 10);', "ochre wren"),
+]
+
+
+def test_a_page_whose_scripts_navigate_forever_is_stored_as_it_stands(
+        serve_site, tmp_path: Path, chromium_path: str) -> None:
+    """A page reloading itself every 10 ms failed the settle wait on its destroyed document
+    (Playwright's 'Execution context was destroyed'), was retried and lost with an ERROR line.
+    Its next navigations are cancelled past a bound and it is stored as it stands; a page that
+    reloads once, or moves on to another page once, is stored as the document it ends in."""
+    site = tmp_path / "site"
+    site.mkdir()
+    links = "".join(f'<li><a href="/{name}.html">{name}</a></li>'
+                    for name, _, _ in NAVIGATING_PAGES)
+    (site / "index.html").write_text(
+        f"<!DOCTYPE html><html><head><title>Home</title></head><body><ul>{links}</ul></body>"
+        "</html>")
+    for name, script, marker in NAVIGATING_PAGES:
+        (site / f"{name}.html").write_text(
+            f"<!DOCTYPE html><html><head><title>{name}</title></head><body><article>"
+            f"<h1>{name}</h1><p>{PROSE} The marker {marker}.</p></article>"
+            f"<script>{script}</script></body></html>")
+    (site / "moved.html").write_text(APP_PAGE.format(title="Moved", marker="ochre wren"))
+    server = serve_site(site)
+    result = run_crawl(server.url("/"), tmp_path / "crawl",
+                       spider_args={"render": "always", "sitemaps": "false"},
+                       settings={"RENDER_TIMEOUT_MS": 8000, "RETRY_TIMES": 1,
+                                 "QUALITY_GATE_MIN_SCORE": 0})
+    assert result.returncode == 0, result.log[-3000:]
+    by_path = {url.removeprefix(server.origin): item
+               for url, item in zip(result.urls(), result.items)}
+    assert "ochre wren" in by_path["/moved.html"]["content_text"]  # the page it moved to
+    for name, _, marker in NAVIGATING_PAGES[:2]:
+        assert marker in by_path[f"/{name}.html"]["content_text"], result.log[-3000:]
+    assert result.stats["render/navigations_cancelled"] == 1
+    assert (f"{server.origin}/reload-forever.html navigated more than 3 times by its scripts"
+            in result.log)
+    assert not any(k.startswith("errors/") for k in result.stats), result.log[-3000:]
+    assert "Traceback" not in result.log
