@@ -16,3 +16,9 @@ from scrapy.exceptions import IgnoreRequest
 class UnusableResponse(IgnoreRequest):
     """The server answered, but with nothing a page can be made of (already counted and
     logged by the component raising it)."""
+
+
+class EndlessRedirect(UnusableResponse):
+    """A redirect chain that reaches no answer: a loop, or more redirects than
+    ``REDIRECT_MAX_TIMES``. A robots.txt so answered is unavailable (RFC 9309 2.3.1.2), not
+    unreadable."""

@@ -1226,6 +1226,22 @@ def test_a_robots_txt_in_utf16_is_read(codec: str, tmp_path: Path) -> None:
     assert result.stats["robotstxt/forbidden"] == 2
 
 
+def test_a_robots_txt_redirecting_without_end_is_no_robots_txt(tmp_path: Path) -> None:
+    """A robots.txt whose redirect loops was unreadable, so the host was disallowed whole:
+    nothing stored, exit 6. RFC 9309 takes a robots.txt not reached within five redirects as
+    unavailable, as a 4xx is: everything may be fetched."""
+    result, server = crawl_robots_group("loop", tmp_path)
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["robotstxt/endless_redirect"] == 1
+    assert f"robots.txt of 127.0.0.1:{server.port} redirects without end" in result.log
+    assert "robotstxt/unreadable" not in result.stats  # what must go: the host disallowed
+    assert "robotstxt/forbidden" not in result.stats
+    paths = set(stored_paths(result, server))
+    assert {"/group/robots", "/ok/1", "/private/page"} <= paths  # what must stay
+    assert len(server.hits("/robots.txt")) == 1
+    assert "Traceback" not in result.log
+
+
 @pytest.mark.parametrize(("body", "codec"), [
     ("User-agent: *\nDisallow: /x\n".encode("utf-16"), "utf-16-le"),   # BOM, little-endian
     (b"\xfe\xff" + "Disallow: /x".encode("utf-16-be"), "utf-16-be"),

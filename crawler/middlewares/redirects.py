@@ -45,7 +45,7 @@ from scrapy.utils.response import get_meta_refresh
 from w3lib.html import get_meta_refresh as read_refresh_declaration
 from w3lib.url import safe_url_string
 
-from crawler.unusable import UnusableResponse
+from crawler.unusable import EndlessRedirect, UnusableResponse
 from crawler.urls import canonicalize_url, without_userinfo
 
 logger = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ class RedirectChecks:
                                "(REDIRECT_MAX_TIMES "
                                "%d); gave up at %s", first, request.meta.get("redirect_times", 0),
                                self.max_redirect_times, request.url)
-                raise UnusableResponse(str(exc)) from exc
+                raise EndlessRedirect(str(exc)) from exc
             raise
         except ValueError as exc:  # a Location no URL parser reads: http://[::1, a bad port
             raise self._invalid_target(request, response, str(exc)) from exc
@@ -107,7 +107,7 @@ class RedirectChecks:
                 self.crawler.stats.inc_value("redirect/loop")
                 logger.warning("Redirect loop: %s -> %s; not followed", " -> ".join(chain),
                                result.url)
-                raise UnusableResponse("redirect loop")
+                raise EndlessRedirect("redirect loop")
             if canonicalize_url(result.url) == canonicalize_url(request.url):
                 self.crawler.stats.inc_value("redirect/same_page")
                 logger.debug("Redirect to the same page under another URL: %s -> %s",

@@ -6,7 +6,11 @@ dropped with a warning and its ``Disallow`` lines are then ignored. Here, as Goo
 for robots.txt that answers 5xx or cannot be reached, such a host is treated as **disallow
 all**: nothing of it is fetched, with one ERROR line naming the host and why, and the stat
 ``robotstxt/unreadable``. A 4xx (no robots.txt) still allows everything, as it does for every
-crawler.
+crawler. So does a robots.txt whose redirects loop or run past ``REDIRECT_MAX_TIMES``: RFC 9309
+(2.3.1.2) lets a crawler take a robots.txt not reached within five redirects as unavailable, as a
+4xx is, and Google does; it was disallowed whole, so the site was not crawled
+(``robotstxt/endless_redirect``, one WARNING; its ``Sitemap:`` lines are not searched, there
+being none to read).
 
 Every request waiting for a host's robots.txt gets its rules (Scrapy's own middleware, under
 the asyncio reactor, hands them to the first waiter only and lets the others through).
@@ -52,6 +56,7 @@ from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
 
 from crawler.startup import read_number, read_or_refuse
+from crawler.unusable import EndlessRedirect
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +126,8 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
         self._answers: dict[str, Response] = {}
         #: Hosts whose robots.txt could not be read (disallowed whole).
         self._unreadable: set[str] = set()
+        #: Hosts whose robots.txt redirects without end (no robots.txt: allowed whole).
+        self._endless: set[str] = set()
 
     async def process_request(self, request: Request,
                               spider: Spider | None = None) -> Response | None:
@@ -136,6 +143,10 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
             self._stats.inc_value("robotstxt/sitemaps_not_searched")
             raise IgnoreRequest(f"robots.txt of {url.netloc} could not be read: its host is "
                                 "disallowed, its Sitemap: lines not searched")
+        if url.netloc in self._endless:
+            self._stats.inc_value("robotstxt/sitemaps_not_searched")
+            raise IgnoreRequest(f"robots.txt of {url.netloc} redirects without end: no Sitemap: "
+                                "lines to search")
         answer = self._answers.get(url.netloc)
         if answer is None:
             return None
@@ -202,17 +213,32 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
     def _robots_error(self, exc: Exception, netloc: str) -> None:
         """A robots.txt that could not be downloaded (timeout, over DOWNLOAD_MAXSIZE, dropped
         connection, refused) disallows the host."""
+        if isinstance(exc, EndlessRedirect):
+            return self._allow_all(netloc, str(exc))
         if not isinstance(exc, IgnoreRequest):
             self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
         self._disallow_all(netloc, str(exc).split("\n", 1)[0][:200] or type(exc).__name__)
+
+    def _allow_all(self, netloc: str, why: str) -> None:
+        """Resolve the host's pending parser with no rules: its robots.txt redirects without
+        end, so it is unavailable (RFC 9309 2.3.1.2), as a 4xx is (logged once)."""
+        self._stats.inc_value("robotstxt/endless_redirect")
+        logger.warning("robots.txt of %s redirects without end (%s): taken as no robots.txt, as "
+                       "RFC 9309 allows past five redirects; everything on that host may be "
+                       "fetched", netloc, why[:200])
+        self._endless.add(netloc)
+        self._resolve(netloc, build_from_crawler(self._parserimpl, self.crawler, b""))
 
     def _disallow_all(self, netloc: str, why: str) -> None:
         """Resolve the host's pending parser with rules that forbid everything (logged once)."""
         self._stats.inc_value("robotstxt/unreadable")
         logger.error("robots.txt of %s could not be read completely (%s): nothing on that host "
                      "will be fetched, as if it said 'Disallow: /'", netloc, why)
-        parser = build_from_crawler(self._parserimpl, self.crawler, DISALLOW_ALL)
         self._unreadable.add(netloc)
+        self._resolve(netloc, build_from_crawler(self._parserimpl, self.crawler, DISALLOW_ALL))
+
+    def _resolve(self, netloc: str, parser: RobotParser) -> None:
+        """Make ``parser`` the host's rules, handing them to the requests waiting for them."""
         pending = self._parsers[netloc]
         self._parsers[netloc] = parser
         if isinstance(pending, Deferred):

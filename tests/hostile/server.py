@@ -178,13 +178,15 @@ class HostileHandler(BaseHTTPRequestHandler):
         of rules, the last of which forbids ``/ok/past-limit`` (``"long"``), or forbid both in
         UTF-16 (``"utf-16"``, with a byte-order mark; ``"utf-16-be"``, without), or redirect to
         the same server under the name ``localhost``, which forbids ``/private/``
-        (``"offhost"``)."""
+        (``"offhost"``), or redirect to itself (``"loop"``)."""
         rules = "User-agent: *\nDisallow: /private/\nAllow: /\n"
         mode = self.server.robots_mode
         if mode == "offhost" and self.host_name == "127.0.0.1":
             self.redirect(f"http://localhost:{self.server.port}/robots.txt", status=301)
         elif mode == "offhost":
             self.send(200, rules, "text/plain")
+        elif mode == "loop":
+            self.redirect("/robots.txt", status=301)
         elif mode == "hang":
             self.server.stopping.wait(3600)
         elif mode == "error":
