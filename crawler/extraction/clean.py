@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import re
-import sys
 from collections import Counter
 from typing import Any
 
@@ -103,7 +102,7 @@ def _close_swallowing_chrome(root: etree._Element, chrome_tags: frozenset[str],
         if el.getparent() is None or not _swallowed_page(el):
             continue
         if limit is None:
-            limit = t.swallowing_chrome_share * _visible_chars(body, sys.maxsize)
+            limit = t.swallowing_chrome_share * _all_visible_chars(body)
         if _visible_chars(el, int(limit)) <= limit:
             continue
         children = [child for child in el if isinstance(child.tag, str)]
@@ -266,18 +265,31 @@ def _list_item(el: etree._Element, t: Thresholds) -> bool:
         >= t.min_repeats
 
 
+_NOT_SHOWN = ("script", "style", "template")
+"""Elements whose own text :func:`_visible_chars` leaves out."""
+
+
 def _visible_chars(el: etree._Element, limit: int) -> int:
     """Non-space characters of an element's text (scripts and styles left out), counted up to
     just past limit."""
     chars = 0
     for node in el.iter():
-        if node.tag not in ("script", "style", "template") and isinstance(node.tag, str):
+        if node.tag not in _NOT_SHOWN and isinstance(node.tag, str):
             chars += len("".join((node.text or "").split()))
         if node is not el and node.tail:
             chars += len("".join(node.tail.split()))
         if chars > limit:
             break
     return chars
+
+
+def _all_visible_chars(el: etree._Element) -> int:
+    """All of :func:`_visible_chars` (no limit), read from lxml's own text of the element (its
+    text and its descendants', comments left out) less the own text of the scripts, styles and
+    templates in it: the same characters, counted without a Python step per element (the count
+    of a whole page or container, where no limit stops the walk early)."""
+    return len("".join(text_content(el).split())) - sum(
+        len("".join(node.text.split())) for node in el.iter(*_NOT_SHOWN) if node.text)
 
 
 CONTROLLED = "data-controlled"
@@ -1135,8 +1147,8 @@ def drop_trailing_headings(container: etree._Element, trace: list[dict[str, Any]
     headings = trailing_headings(container)
     if not headings:
         return 0
-    held = sum(_visible_chars(h, sys.maxsize) for h in headings)
-    total = _visible_chars(container, sys.maxsize)
+    held = sum(_all_visible_chars(h) for h in headings)
+    total = _all_visible_chars(container)
     if held > t.trailing_heading_max_share * total:
         if trace is not None:
             trace.append({"step": "clean", "action": "kept", "rule": TRAILING_HEADING_RULE,
