@@ -60,6 +60,16 @@ def test_metadata_of_fixture_pages(name: str) -> None:
     ("<title>Board &bull; View topic - The 2025 season is back!</title>", "The 2025 season is back!"),
     ("<title>Weekly report 14. - 20. January 2022 - Acme</title>",
      "Weekly report 14. - 20. January 2022"),
+    # A declared site name carrying its tagline after a separator: the <title> ends in the
+    # name alone, which goes; a site name both before and after the title goes from both ends.
+    ("<title>Plant-Based Diet Tips for Beginners - Eat Your Greens with Dr. Black</title>"
+     "<meta property='og:site_name' content='Eat Your Greens with Dr. Black - Health made "
+     "doable'>", "Plant-Based Diet Tips for Beginners"),
+    ("<title>Acme: Build Workflows, Apps and Agents - Acme</title>"
+     "<meta property='og:site_name' content='Acme'>", "Build Workflows, Apps and Agents"),
+    ("<title>Diet tips for a whole year - notes from cooking at home each week</title>"
+     "<meta property='og:site_name' content='Eat Well - Health made doable'>",
+     "Diet tips for a whole year - notes from cooking at home each week"),
     ("<p>nothing</p>", None),
 ])
 def test_title(html: str, title: str | None) -> None:

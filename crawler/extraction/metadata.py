@@ -233,7 +233,7 @@ def _strip_site(title: str, site_names: list[str]) -> str:
     """``title`` without a leading or trailing site-name fragment."""
     for name in site_names:
         if name and title.casefold().startswith(name.casefold() + ":") and len(title) > len(name) + 2:
-            return title[len(name) + 1:].strip()
+            return _strip_site(title[len(name) + 1:].strip(), site_names)
     parts = split_title(title)
     if len(parts) < 2:
         return title
@@ -285,6 +285,13 @@ def _find_separator_after(title: str, head: str) -> int | None:
         return None
     m = re.match(r"\s*(?:[|\-–—:·•»«/~]|::)\s*", title[len(head):])
     return len(head) + m.end() if m else None
+
+
+def _site_name_fragments(site_name: str | None) -> list[str]:
+    """The fragments of a declared site name that carries its tagline after a separator ("Eat
+    Well - Health made doable"): a ``<title>`` ends in the name alone, without the tagline."""
+    parts = split_title(site_name) if site_name else []
+    return parts if len(parts) > 1 else []
 
 
 def _site_keys(site_names: list[str], raw_title: str | None) -> set[str]:
@@ -997,7 +1004,8 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
     md.site_name = _site_name(tags, url, sd)
     # The names the site goes by come from the page (declared name, logo), never from the URL:
     # the same page gives the same title wherever it is served.
-    site_names = [s for s in (md.site_name, *_brand_names(tree)) if s]
+    site_names = [s for s in (md.site_name, *_site_name_fragments(md.site_name),
+                              *_brand_names(tree)) if s]
     md.title, md.sources["title"] = _choose_title(tags, sd, site_names)
     view = _PageView(tree, rules or load_rules(), tags)
     md.authors, md.sources["authors"] = _choose_authors(view, sd)
