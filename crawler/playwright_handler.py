@@ -61,7 +61,9 @@ stored as it stands (``render_navigation.NavigationHold``, ``render/navigations_
 INFO line), its browser page closed after instead of serving another render. Before, a page
 reloading itself was lost with Playwright's ``Execution context was destroyed``, and one
 navigating before it had loaded ran to the render's time limit, alone too, said to be a page
-whose server never finished its answer.
+whose server never finished its answer. The windows a rendered page's scripts open
+(``window.open``) are not opened by the headless shell, and closed as they open in a browser
+that opens them (``render_navigation.PopupCloser``, ``render/popups_closed``).
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ from twisted.web._newclient import HTTPClientParser
 
 from crawler.http_client import bound_response_headers
 from crawler.render_body_limit import DocumentBodyWatch
-from crawler.render_navigation import NavigationHold
+from crawler.render_navigation import NavigationHold, PopupCloser
 from crawler.rendering import SERVER_BODY_META
 
 logger = logging.getLogger(__name__)
@@ -276,6 +278,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         #: the seconds reading it may take where no render's time limit bounds it.
         self._max_body_bytes = crawler.settings.getint("DOWNLOAD_MAXSIZE")
         self._body_read_s = crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
+        #: Closes the windows a rendered page's scripts open (``window.open``).
+        self._popups = PopupCloser(self._popup_closed)
 
     async def _download_request(self, request: Request, spider: Spider | None = None
                                 ) -> Response:
@@ -300,6 +304,20 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
             self._count_failure(kind)
             logger.debug("Rendering %s failed: %s", request.url, message)
             raise RenderFailed(message) from exc
+
+    async def _create_page(self, request: Request, spider: Spider) -> Page:
+        """A page of the parent's, whose scripts' windows are closed as they open."""
+        page = await super()._create_page(request, spider)
+        self._popups.watch(page)
+        return page
+
+    def _popup_closed(self, popup: Page) -> None:
+        """Count a window a rendered page opened (closed at once); say the first."""
+        if not self.stats.get_value("render/popups_closed"):
+            logger.info("A rendered page opened a window (window.open, %s): closed at once, as "
+                        "every window a page opens (render/popups_closed); the crawl stores the "
+                        "pages it asks for", popup.url)
+        self.stats.inc_value("render/popups_closed")
 
     def _count_failure(self, kind: str) -> None:
         """Count a render the browser could not load, in all and by its kind."""

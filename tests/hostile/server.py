@@ -509,6 +509,14 @@ class HostileHandler(BaseHTTPRequestHandler):
         else:
             self.send(404, "")
 
+    def script(self, rest: str, query: dict, count: int) -> None:
+        """A page whose script opens three windows of pages like itself (``popups``), each of
+        which would open three more."""
+        script = ('for (let n = 0; n < 3; n++) window.open("/script/popups?" + Math.random());'
+                  if rest == "popups" else "")
+        self.send(200, pages.article(f"Script {rest}", [f"Script page {rest}. " + pages.FILLER],
+                                     head=f"<script>{script}</script>"))
+
     def hang(self, rest: str, query: dict, count: int) -> None:
         """Accept the connection and never answer."""
         self.server.stopping.wait(3600)
@@ -842,6 +850,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/grow/", HostileHandler.grow),
     ("/session/", HostileHandler.session),
     ("/status/", HostileHandler.status),
+    ("/script/", HostileHandler.script),
     ("/tsession/", HostileHandler.token_session),
     ("/qgrow", HostileHandler.query_growth),
     ("/pgrow/", HostileHandler.path_growth),
