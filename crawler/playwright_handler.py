@@ -63,7 +63,8 @@ reloading itself was lost with Playwright's ``Execution context was destroyed``,
 navigating before it had loaded ran to the render's time limit, alone too, said to be a page
 whose server never finished its answer. The windows a rendered page's scripts open
 (``window.open``) are not opened by the headless shell, and closed as they open in a browser
-that opens them (``render_navigation.PopupCloser``, ``render/popups_closed``).
+that opens them (``render_navigation.PopupCloser``, ``render/popups_closed``); a download a page's script starts
+is cancelled (``render_navigation.DownloadCanceller``, ``render/downloads_cancelled``).
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ from twisted.web._newclient import HTTPClientParser
 
 from crawler.http_client import bound_response_headers
 from crawler.render_body_limit import DocumentBodyWatch
-from crawler.render_navigation import NavigationHold, PopupCloser
+from crawler.render_navigation import DownloadCanceller, NavigationHold, PopupCloser
 from crawler.rendering import SERVER_BODY_META
 
 logger = logging.getLogger(__name__)
@@ -280,6 +281,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self._body_read_s = crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
         #: Closes the windows a rendered page's scripts open (``window.open``).
         self._popups = PopupCloser(self._popup_closed)
+        #: Cancels the downloads a rendered page's scripts start.
+        self._downloads = DownloadCanceller(self._download_cancelled)
 
     async def _download_request(self, request: Request, spider: Spider | None = None
                                 ) -> Response:
@@ -309,7 +312,15 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         """A page of the parent's, whose scripts' windows are closed as they open."""
         page = await super()._create_page(request, spider)
         self._popups.watch(page)
+        self._downloads.watch(page)
         return page
+
+    def _download_cancelled(self, download: Any) -> None:
+        """Count a download a rendered page's script started (cancelled); say the first."""
+        if not self.stats.get_value("render/downloads_cancelled"):
+            logger.info("A rendered page's script started a download (%s): cancelled, as every "
+                        "download a page starts (render/downloads_cancelled)", download.url[:300])
+        self.stats.inc_value("render/downloads_cancelled")
 
     def _popup_closed(self, popup: Page) -> None:
         """Count a window a rendered page opened (closed at once); say the first."""
@@ -367,9 +378,11 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         request.meta.pop(NAVIGATION_HELD_META, None)  # said of an earlier attempt's page
         hold = NavigationHold(page, SCRIPT_NAVIGATIONS_MAX)
         hold.start()
+        self._downloads.rendering(request.url, True)
         try:
             return await super()._download_request_with_page(request, page, spider)
         finally:
+            self._downloads.rendering(request.url, False)
             await hold.stop()
             if hold.held:
                 request.meta[NAVIGATION_HELD_META] = True

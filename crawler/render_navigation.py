@@ -20,19 +20,34 @@ them, and :class:`PopupCloser` closes each window a rendered page opens as soon 
 tells of it, counted. Playwright tells of a window once it has loaded, so the windows that one
 opened first escape it (22 requests of the page instead of 52 in that crawl) until the context
 closes (``RENDER_CONTEXT_REUSE``).
+
+A page's script may also start a download (``location.href`` to an attachment): chromium wrote it
+to disk for as long as the browser context lived, outside ``DOWNLOAD_MAXSIZE`` (486 MB in the 5 s
+before a two-page crawl ended; a long crawl's context lives for hundreds of renders).
+:class:`DownloadCanceller` cancels every download a page starts but the one a render asked for
+(a URL rendered that answers as an attachment, which scrapy-playwright reads within the render's
+limits).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from contextlib import suppress
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Page, Route
+from playwright.async_api import Download, Frame, Page, Route
 
 logger = logging.getLogger(__name__)
+
+
+def run_soon(step: Coroutine[Any, Any, None], pending: set[asyncio.Future]) -> None:
+    """Run ``step`` on the loop from an event callback, held in ``pending`` until done."""
+    future = asyncio.ensure_future(step)
+    pending.add(future)
+    future.add_done_callback(pending.discard)
 
 
 class NavigationHold:
@@ -90,11 +105,44 @@ class PopupCloser:
 
     def _opened(self, popup: Page) -> None:
         self._on_closed(popup)
-        closing = asyncio.ensure_future(self._close(popup))
-        self._closing.add(closing)
-        closing.add_done_callback(self._closing.discard)
+        run_soon(self._close(popup), self._closing)
 
     @staticmethod
     async def _close(popup: Page) -> None:
         with suppress(PlaywrightError):
             await popup.close(run_before_unload=False)
+
+
+class DownloadCanceller:
+    """Cancels the downloads the watched pages start, but those of a URL being rendered (the
+    render's own answer), telling ``on_cancelled`` of each."""
+
+    def __init__(self, on_cancelled: Callable[[Download], None]) -> None:
+        self._on_cancelled = on_cancelled
+        #: URLs being rendered now, by how many renders.
+        self._rendering: dict[str, int] = {}
+        #: Cancellations under way (held so that none is collected before it runs).
+        self._cancelling: set[asyncio.Future] = set()
+
+    def watch(self, page: Page) -> None:
+        """Cancel the downloads ``page`` starts from now on."""
+        page.on("download", self._started)
+
+    def rendering(self, url: str, now: bool) -> None:
+        """Say that ``url`` is being rendered (``now``), or no longer is."""
+        count = self._rendering.get(url, 0) + (1 if now else -1)
+        if count > 0:
+            self._rendering[url] = count
+        else:
+            self._rendering.pop(url, None)
+
+    def _started(self, download: Download) -> None:
+        if download.url in self._rendering:
+            return
+        self._on_cancelled(download)
+        run_soon(self._cancel(download), self._cancelling)
+
+    @staticmethod
+    async def _cancel(download: Download) -> None:
+        with suppress(PlaywrightError):
+            await download.cancel()

@@ -532,3 +532,25 @@ def test_windows_a_rendered_page_opens_are_not_opened_or_closed_at_once(
         assert result.stats["render/popups_closed"] >= 3
         assert "A rendered page opened a window (window.open" in result.log
     assert "Traceback" not in result.log
+
+
+def test_a_download_a_rendered_page_starts_is_cancelled(tmp_path: Path, chromium_path: str) -> None:
+    """A page whose script starts the download of an endless file: chromium wrote it to disk
+    for as long as the browser context lived (486 MB in the 5 s before a two-page crawl
+    ended), outside DOWNLOAD_MAXSIZE. It is cancelled, counted; the page is stored, and so is a
+    page the render asked for that answers as an attachment."""
+    server = HostileServer().start()
+    try:
+        result = run_crawl(",".join(f"{server.base}{path}" for path in (
+            "/script/download", "/script/attachment", "/ok/1")), tmp_path,
+            spider_args={"render": "always", "sitemaps": "false", "follow_links": "false"},
+            settings={"QUALITY_GATE_MIN_SCORE": 0})
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    stored = {url.removeprefix(server.base) for url in result.urls()}
+    assert stored == {"/script/download", "/script/attachment", "/ok/1"}  # what must stay
+    assert result.stats["render/downloads_cancelled"] == 1  # what must go: the endless file
+    assert (f"A rendered page's script started a download ({server.base}/script/endless): "
+            "cancelled") in result.log
+    assert "Traceback" not in result.log

@@ -511,11 +511,25 @@ class HostileHandler(BaseHTTPRequestHandler):
 
     def script(self, rest: str, query: dict, count: int) -> None:
         """A page whose script opens three windows of pages like itself (``popups``), each of
-        which would open three more."""
-        script = ('for (let n = 0; n < 3; n++) window.open("/script/popups?" + Math.random());'
-                  if rest == "popups" else "")
+        which would open three more; one whose script starts the download of an endless file
+        (``download``; ``endless`` streams it until the client hangs up); a page served as an
+        attachment (``attachment``)."""
+        if rest == "endless":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Disposition", 'attachment; filename="endless.bin"')
+            self.end_headers()
+            while not self.server.stopping.is_set():
+                self.wfile.write(b"\0" * CHUNK)
+            return
+        script = {"popups": 'for (let n = 0; n < 3; n++) window.open("/script/popups?" '
+                            "+ Math.random());",
+                  "download": 'setTimeout(() => { location.href = "/script/endless"; }, 10);'
+                  }.get(rest, "")
+        headers = ({"Content-Disposition": 'attachment; filename="page.html"'}
+                   if rest == "attachment" else None)
         self.send(200, pages.article(f"Script {rest}", [f"Script page {rest}. " + pages.FILLER],
-                                     head=f"<script>{script}</script>"))
+                                     head=f"<script>{script}</script>"), headers=headers)
 
     def hang(self, rest: str, query: dict, count: int) -> None:
         """Accept the connection and never answer."""
