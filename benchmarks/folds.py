@@ -198,6 +198,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "trailing-heading": ("crawler.extraction.clean", "trailing_headings",
                          lambda *a, **k: []),
     "faq-questions": ("crawler.extraction", "keep_declared_questions", lambda *a, **k: 0),
+    "price-line": ("crawler.extraction", "drop_price_lines", lambda *a, **k: 0),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""

@@ -29,6 +29,7 @@ from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import Detection, RuleSet, load_rules, detect_framework
 from crawler.extraction.link_buttons import drop_link_buttons
 from crawler.extraction.media_captions import drop_media_captions
+from crawler.extraction.price_lines import PRODUCT_PAGE_TYPE, drop_price_lines
 from crawler.extraction.result import Extraction
 from crawler.extraction.share_widgets import drop_share_widgets
 from crawler.extraction.story_asides import drop_story_asides
@@ -116,6 +117,9 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
                             cand.stats(page.stats), prune_link_dense=cand.tier != tiers.TIER_RULES,
                             t=page.thresholds, exempt=page.discussion_posts, story=story,
                             description=_declared_description(page))
+            if page.metadata is not None and page.metadata.page_type == PRODUCT_PAGE_TYPE:
+                drop_price_lines(element, page.rules.cleaning.price_line_pattern,
+                                 page.thresholds, log)
             # The rules below read the same blocks: read once, and again only after a rule
             # removed something (every rule reads the blocks as the container stands).
             blocks: list[TextBlock] | None = None

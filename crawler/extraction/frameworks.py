@@ -81,6 +81,7 @@ class CleaningRules:
     comment_section_pattern: NamePattern | None = None
     declared_aside_pattern: NamePattern | None = None
     print_hidden_pattern: NamePattern | None = None
+    price_line_pattern: NamePattern | None = None
     discussion_frameworks: frozenset[str] = frozenset()
     hiding_selectors: frozenset[str] = frozenset()
     """The selectors of ``remove`` and ``ad_selectors`` that match hidden elements only (an
@@ -104,7 +105,7 @@ CLEANING_PATTERN_KEYS = ("boilerplate_pattern", "keep_pattern", "state_name_patt
                          "hidden_content_pattern", "secondary_section_pattern",
                          "not_content_pattern", "product_description_pattern",
                          "content_name_pattern", "comment_section_pattern",
-                         "declared_aside_pattern", "print_hidden_pattern",
+                         "declared_aside_pattern", "print_hidden_pattern", "price_line_pattern",
                          "readability_positive_pattern", "readability_negative_pattern")
 #: Lists of names (framework rule names) in cleaning.yaml.
 CLEANING_NAME_KEYS = ("discussion_frameworks",)

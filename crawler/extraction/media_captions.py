@@ -36,7 +36,7 @@ from lxml import etree
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, more_chars_than,
                                               non_space_chars, remove_keeping_tail, text_blocks)
 from crawler.extraction.thresholds import Thresholds
-from crawler.extraction.tree_text import text_content
+from crawler.extraction.tree_text import text_beside, text_content
 
 CAPTION_RULE = "media-caption"
 """The rule's name in the trace."""
@@ -74,13 +74,7 @@ def _outer_wrapper(media: etree._Element) -> etree._Element:
 def _inline(media: etree._Element) -> bool:
     """Whether a picture sits in a run of text: text right before or after it, or after the
     inline wrapper that holds only it (:func:`_outer_wrapper`), in their parent."""
-    el = _outer_wrapper(media)
-    parent = el.getparent()
-    if parent is None:
-        return False
-    before = el.getprevious()
-    text_before = (before.tail if before is not None else parent.text) or ""
-    return bool(text_before.strip() or (el.tail or "").strip())
+    return text_beside(_outer_wrapper(media))
 
 
 def _caption_box(media: etree._Element, container: etree._Element,

@@ -532,6 +532,19 @@ class Thresholds:
     snippet F1 all/held-out): 24 .8763/.8800, .8790/.8789 (53 pages); 28 (kept) .8764/.8802,
     .8804/.8802; 32 .8759/.8800, .8812/.8811 (59 pages)."""
 
+    price_line_max_chars: int = 60
+    """Characters (spaces included) past which an element's text is no price line of a product
+    page ("price-line"): two amounts with their currency marks and a discount are shorter.
+    Structural, not swept: the pattern decides, the bound only spares reading long blocks."""
+    price_grid_share: float = 0.5
+    """A price line of a product page stays when its card belongs to a grid of at least
+    ``min_grid_items`` like cards holding this share of the container's text: the products are
+    what the page lists (a category page declaring itself a product, its cards' prices part of
+    the listing), not an offer beside one product ("price-line"). Structural (half): on the
+    development folds one category page declares ``og:type`` product, its grid of product cards
+    holding 78% of its container; the rows of add-ons, accessories and sponsored items beside a
+    product held 4% to 16% of theirs (three pages). Not swept."""
+
     # --- comments ----------------------------------------------------------------------------
     comment_min_story_chars: int = 200
     """Characters of text the page must keep before and outside its comment sections: a page that is

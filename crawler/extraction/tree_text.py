@@ -24,6 +24,17 @@ def text_content(el: etree._Element) -> str:
     return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
 
 
+def text_beside(el: etree._Element) -> bool:
+    """Whether an element is a word of a run of text: its parent has text right before it
+    (loose text, or the tail of the element before it) or right after it (its own tail)."""
+    parent = el.getparent()
+    if parent is None:
+        return False
+    before = el.getprevious()
+    text_before = (before.tail if before is not None else parent.text) or ""
+    return bool(text_before.strip() or (el.tail or "").strip())
+
+
 def outermost(block: etree._Element, tags: Collection[str]) -> Iterator[etree._Element]:
     """The elements of ``tags`` below ``block`` that no other element of ``tags`` below it
     holds, in document order: each stretch of emphasised or skipped text once, for the rules
