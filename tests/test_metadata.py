@@ -154,6 +154,14 @@ def test_split_title(raw: str, parts: list[str]) -> None:
     ("<h1>T</h1><h2><span>Filter By </span>Color</h2><ul><li>Brown</li></ul>", None),
     ("<h1>T</h1><button>Sort by Price</button><h3>Shop by Room</h3><p>By Ann Lee</p>",
      "Ann Lee"),
+    # The footer of the article holding the title is the story's own (its byline); a
+    # comment's footer (an article without a title) and the page's footer are not.
+    ("<article><h1>T</h1><p>x</p><footer><div class='author'><a rel='author' href='/a/hg'>"
+     "Halina Goetz</a></div></footer></article>", "Halina Goetz"),
+    ("<article><h1>T</h1><p>x</p><article><p>Nice</p><footer><span class='author'>Spam Bot"
+     "</span></footer></article></article>", None),
+    ("<article><h1>T</h1><p>x</p></article><footer><span class='author'>Site Owner</span>"
+     "</footer>", None),
     # The window around the title is measured in the text as read, whatever the markup's
     # indentation before the title.
     ("<div><p>By Ann Lee</p>" + "\n" + " " * 3000 + "</div><h1>T</h1><p>x</p>", "Ann Lee"),

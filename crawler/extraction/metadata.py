@@ -562,8 +562,22 @@ def _is_form_field(el: HtmlElement) -> bool:
 
 def _in_page_frame(el: HtmlElement, frame_tags: frozenset[str]) -> bool:
     """Whether an element sits in the page frame's tags (``page_frame`` of the cleaning rules:
-    navigation, a footer), where author links are archives and menus, not bylines."""
-    return any(isinstance(a.tag, str) and a.tag in frame_tags for a in el.iterancestors())
+    navigation, a footer), where author links are archives and menus, not bylines; the footer
+    of the article holding the title is the story's own, not the page's frame."""
+    for anc in el.iterancestors():
+        if isinstance(anc.tag, str) and anc.tag in frame_tags and not _story_footer(anc):
+            return True
+    return False
+
+
+def _story_footer(el: HtmlElement) -> bool:
+    """Whether an element is the footer of the article holding the page's title (an ``<h1>``):
+    the story's own footer (its byline, its tags), not the page's; a comment's article, which
+    holds no title, is no story."""
+    if el.tag != "footer":
+        return False
+    article = next(el.iterancestors("article"), None)
+    return article is not None and next(article.iter("h1"), None) is not None
 
 
 def _choose_authors(view: _PageView, sd: StructuredData) -> tuple[list[str], str]:
