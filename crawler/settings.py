@@ -130,6 +130,11 @@ COOKIES_MAX_HOST_BYTES = 8192
 COOKIES_MAX_SIZE = 4096
 # True lets links and redirects reach loopback/private/link-local/metadata addresses.
 ALLOW_INTERNAL_ADDRESSES = False
+# Host names resolved to IPv4 and IPv6 addresses (getaddrinfo), as the internal-address guard
+# resolves them: Scrapy's default resolver reads IPv4 only, so a start URL http://[::1]:8080/
+# failed its robots.txt ("DNS lookup failed") and the host was disallowed whole. Cached as the
+# default's is (DNSCACHE_ENABLED); DNS_TIMEOUT does not apply, DOWNLOAD_TIMEOUT bounds a request.
+TWISTED_DNS_RESOLVER = "scrapy.resolver.CachingHostnameResolver"
 # Each guard can be turned off: empty and binary bodies, charset detection, broken gzip/deflate.
 BODY_CHECK_EMPTY = True
 BODY_CHECK_BINARY = True

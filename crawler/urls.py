@@ -258,6 +258,14 @@ class CrawlScope:
             return True
         return self.include_subdomains and any(host.endswith("." + h) for h in self.hosts)
 
+    @property
+    def offsite_names(self) -> list[str]:
+        """The hosts as Scrapy's offsite filter reads them (``allowed_domains``), which it
+        compares with a URL's host name: an IPv6 address without its brackets. With them, a
+        start URL ``http://[::1]:8080/`` was dropped by the filter before its download, without
+        a word: nothing stored, exit 0, ``errors: none``."""
+        return sorted(host.strip("[]") for host in self.hosts)
+
     def with_host(self, host: str) -> CrawlScope:
         """The same scope with one more host (its filters unchanged)."""
         return replace(self, hosts=self.hosts | {normalise_host(host)})

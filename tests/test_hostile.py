@@ -1242,6 +1242,29 @@ def test_a_robots_txt_redirecting_without_end_is_no_robots_txt(tmp_path: Path) -
     assert "Traceback" not in result.log
 
 
+def test_a_start_url_with_an_ipv6_address_is_crawled(tmp_path: Path) -> None:
+    """``-a start=http://[::1]:PORT/``: the offsite filter compared the URL's host name (``::1``)
+    with the scope's ``[::1]`` and dropped the start request without a word (nothing stored,
+    exit 0, "errors: none"); then Scrapy's resolver, IPv4 only, failed robots.txt and the host
+    was disallowed. The site is crawled now."""
+    try:
+        server = HostileServer(host="::1").start()
+    except OSError:
+        pytest.skip("no IPv6 loopback on this machine")
+    try:
+        result = run_crawl(f"{server.base}/group/robots", tmp_path,
+                           spider_args={"render": "never", "sitemaps": "false"}, settings=FAST)
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    paths = {r["url"].removeprefix(server.base) for r in result.rows("url")}
+    assert {"/group/robots", "/ok/1"} <= paths  # what must stay
+    assert not server.hits("/private/")  # robots.txt read and obeyed
+    assert "offsite/filtered" not in result.stats
+    assert "robotstxt/unreadable" not in result.stats
+    assert "Traceback" not in result.log
+
+
 @pytest.mark.parametrize(("body", "codec"), [
     ("User-agent: *\nDisallow: /x\n".encode("utf-16"), "utf-16-le"),   # BOM, little-endian
     (b"\xfe\xff" + "Disallow: /x".encode("utf-16-be"), "utf-16-be"),

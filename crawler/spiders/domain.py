@@ -335,7 +335,7 @@ class DomainSpider(Spider):
         except SettingError as exc:
             spider.startup_error = spider.startup_error or str(exc)
         if spider.config is not None:
-            spider.allowed_domains = sorted(spider.config.scope.hosts)
+            spider.allowed_domains = spider.config.scope.offsite_names
         spider.sitemap_backlog = SitemapBacklog(job_dir(crawler.settings))
         if crawler.settings.getbool("REFERER_ENABLED"):
             spider.sitemap_referrer = RefererMiddleware(crawler.settings).default_policy()
@@ -1061,7 +1061,7 @@ class DomainSpider(Spider):
         """``host`` joins the crawl's scope (the offsite filter reads ``allowed_domains`` again)."""
         assert self.config is not None
         self.config = replace(self.config, scope=self.config.scope.with_host(host))
-        self.allowed_domains = sorted(self.config.scope.hosts)
+        self.allowed_domains = self.config.scope.offsite_names
 
     def host_in_scope(self, host: str) -> bool:
         """Whether the crawl's scope takes ``host`` in."""

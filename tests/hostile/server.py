@@ -54,8 +54,11 @@ class HostileServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, port: int = 0, *, site_pages: int = 60, site_fanout: int = 2,
-                 site_delay: float = 0.0, robots: str = "allow") -> None:
-        super().__init__(("127.0.0.1", port), HostileHandler)
+                 site_delay: float = 0.0, robots: str = "allow", host: str = "127.0.0.1") -> None:
+        #: The address listened on (``::1``: IPv6 loopback).
+        self.host = host
+        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        super().__init__((host, port), HostileHandler)
         self.robots_mode = robots
         #: Sitemaps robots.txt lists (in the "allow" mode).
         self.sitemap_paths = list(DEFAULT_SITEMAP_PATHS)
@@ -76,7 +79,8 @@ class HostileServer(ThreadingHTTPServer):
     @property
     def base(self) -> str:
         """Base URL of the server by IP address."""
-        return f"http://127.0.0.1:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
 
     def record(self, path: str, host: str, cookie_bytes: int = 0, referer: str = "") -> int:
         """Log one request; return how many times this path (with query) was requested so far."""
