@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from crawler.extraction import extract
+from tests.kept_and_removed import cleaning_steps
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction" / "sites"
 SITE_ROWS = [json.loads(line) for line in (FIXTURES / "truth.jsonl").read_text().splitlines()]
@@ -354,33 +354,12 @@ def _panel_grid(panels: int) -> str:
     return f"<html><body><main>{cards}</main></body></html>"
 
 
-def _cleaning_steps(html: str) -> tuple[int, str]:
-    """Lines of the cleaning module run while extracting ``html`` (a count of the work that,
-    unlike a duration, no machine's load changes), and the extracted text."""
-    steps = 0
-
-    def line(frame: object, event: str, arg: object) -> object:
-        nonlocal steps
-        steps += event == "line"
-        return line
-
-    def call(frame, event: str, arg: object) -> object:
-        return line if frame.f_code.co_filename.endswith("clean.py") else None
-
-    sys.settrace(call)
-    try:
-        text = extract(html, "https://site.example/").content_text
-    finally:
-        sys.settrace(None)
-    return steps, text
-
-
 def test_cleaning_a_grid_of_panels_grows_linearly() -> None:
     """Eight times the panels cost eight times the cleaning's steps: the like panels of a grid
     are counted once, not once per panel's link list (which made a 2.7 MB grid of 14,000
     panels take two minutes). Every panel's links stay."""
-    _cleaning_steps(_panel_grid(10))  # first-use work out of the count
-    small, _ = _cleaning_steps(_panel_grid(100))
-    large, text = _cleaning_steps(_panel_grid(800))
+    cleaning_steps(_panel_grid(10))  # first-use work out of the count
+    small, _ = cleaning_steps(_panel_grid(100))
+    large, text = cleaning_steps(_panel_grid(800))
     assert large <= 9 * small, (small, large)
     assert "Link a 0" in text and "Link b 799" in text and "Intro text 400" in text

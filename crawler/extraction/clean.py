@@ -182,16 +182,20 @@ def _signup_boxes(root: etree._Element, t: Thresholds,
     the sign-up box, with its pitch, its labels and its thank-you message (``fields``: the
     document's email fields, in document order, when the caller listed them already)."""
     boxes: list[etree._Element] = []
+    found: set[etree._Element] = set()  # the boxes, for one walk up from each box
+    kinds: dict[etree._Element, Counter] = {}
+    chars = _CappedChars(t.signup_max_chars)
     for field in root.xpath('//input[@type="email"]') if fields is None else fields:
         box = None
         for anc in field.iterancestors():
             if anc.tag in ("body", "html") \
-                    or _visible_chars(anc, t.signup_max_chars) > t.signup_max_chars \
-                    or _list_item(anc, t):
+                    or chars.over(anc, t.signup_max_chars) \
+                    or _list_item(anc, t, kinds):
                 break
             box = anc
-        if box is not None and not any(box is b or _is_inside(box, {b}) for b in boxes):
+        if box is not None and box not in found and not _is_inside(box, found):
             boxes.append(box)
+            found.add(box)
     return boxes
 
 
@@ -214,8 +218,11 @@ def _form_boxes(root: etree._Element, t: Thresholds,
     wrapped in a form (ASP.NET) and holds none. ``forms``: the forms under root, in document
     order, when the caller listed them already."""
     boxes: list[etree._Element] = []
+    found: set[etree._Element] = set()  # the boxes, for one walk up from each form
+    kinds: dict[etree._Element, Counter] = {}
+    chars = _CappedChars(t.form_box_max_chars + t.form_box_extra_chars)
     for form in root.iter("form") if forms is None else forms:
-        if any(_is_inside(form, {b}) for b in boxes) or not _FILLABLE(form):
+        if _is_inside(form, found) or not _FILLABLE(form):
             continue
         own = _visible_chars(form, t.form_box_max_chars)
         if own > t.form_box_max_chars:
@@ -223,11 +230,12 @@ def _form_boxes(root: etree._Element, t: Thresholds,
         box = form
         limit = own + t.form_box_extra_chars
         for anc in form.iterancestors():
-            if anc.tag in ("body", "html") or _visible_chars(anc, limit) > limit \
-                    or _list_item(anc, t):
+            if anc.tag in ("body", "html") or chars.over(anc, limit) \
+                    or _list_item(anc, t, kinds):
                 break
             box = anc
         boxes.append(box)
+        found.add(box)
     return boxes
 
 
@@ -252,17 +260,23 @@ def _card_figure(figure: etree._Element) -> bool:
     return parent is not None and parent.tag == "li"
 
 
-def _list_item(el: etree._Element, t: Thresholds) -> bool:
+def _list_item(el: etree._Element, t: Thresholds,
+               kinds: dict[etree._Element, Counter] | None = None) -> bool:
     """Whether an element is one of a list of like items (a product card with a "notify me" field
-    is a card, not a sign-up box)."""
+    is a card, not a sign-up box). ``kinds`` keeps each parent's children counted by tag and
+    class, so that a caller asking of many boxes among the same siblings (thousands of forms,
+    each in its own div) counts them once, not once per box."""
     if el.tag == "li":
         return True
     parent = el.getparent()
     if parent is None:
         return False
-    name = el.get("class")
-    return sum(1 for sib in parent if sib.tag == el.tag and sib.get("class") == name) \
-        >= t.min_repeats
+    if kinds is None:
+        kinds = {}
+    counted = kinds.get(parent)
+    if counted is None:
+        counted = kinds[parent] = Counter((sib.tag, sib.get("class")) for sib in parent)
+    return counted[(el.tag, el.get("class"))] >= t.min_repeats
 
 
 _NOT_SHOWN = ("script", "style", "template")
@@ -281,6 +295,23 @@ def _visible_chars(el: etree._Element, limit: int) -> int:
         if chars > limit:
             break
     return chars
+
+
+class _CappedChars:
+    """:func:`_visible_chars` of elements counted up to one cap, each element walked once: the
+    boxes around thousands of fields share their ancestors, whose text a walk from each field
+    would count again (2,000 email fields in one article took 10 s)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.counted: dict[etree._Element, int] = {}
+
+    def over(self, el: etree._Element, limit: int) -> bool:
+        """Whether el holds more than ``limit`` (at most the cap) visible characters."""
+        chars = self.counted.get(el)
+        if chars is None:
+            chars = self.counted[el] = _visible_chars(el, self.cap)
+        return chars > limit
 
 
 def _all_visible_chars(el: etree._Element) -> int:
