@@ -176,6 +176,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "story-aside": ("crawler.extraction", "drop_story_asides", lambda *a, **k: 0),
     "story-head": ("crawler.extraction", "drop_story_head", lambda *a, **k: 0),
     "declared-lead": ("crawler.extraction", "add_declared_lead", lambda *a, **k: False),
+    "head-lead": ("crawler.extraction.story_lead", "find_head_lead", lambda *a, **k: None),
     "discussion-posts": ("crawler.extraction.clean", "discussion_posts", lambda *a, **k: None),
     "teaser-list": ("crawler.extraction", "drop_teaser_lists", lambda *a, **k: 0),
     "aside-label": ("crawler.extraction.story_asides", "aside_labels", lambda *a, **k: []),

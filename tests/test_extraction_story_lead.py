@@ -78,3 +78,50 @@ def test_the_lead_comes_first_and_the_trace_names_the_rule() -> None:
         < result.content_text.index("Paragraphe 0")
     entries = [e for e in result.trace if e.get("rule") == "declared-lead"]
     assert entries and entries[0]["text"].startswith("Après trois semaines")
+
+
+STANDFIRST = ("Les pêcheurs ont retrouvé leur quai ce matin, après des semaines d'attente et un "
+              "chantier qui a coûté deux fois plus que prévu.")
+HEAD_CASES = [
+    # (name, blocks before the story's body, head, must stay, must go)
+    ("an undeclared lead paragraph under the headline",
+     f"<div class='head'><h1>Le port rouvre</h1><p>{STANDFIRST}</p></div>",
+     ARTICLE, ["Les pêcheurs ont retrouvé", "Paragraphe 0", "Fin de l'article"], ["Accueil"]),
+    ("a byline line is passed over, the lead under it is added",
+     f"<div class='head'><h1>Le port rouvre</h1><p>Par Jeanne Exemple</p><p>{STANDFIRST}</p>"
+     f"</div>",
+     ARTICLE, ["Les pêcheurs ont retrouvé", "Paragraphe 0"], ["Par Jeanne Exemple"]),
+    ("a paragraph holding a link under the headline (a disclosure) is no lead",
+     f"<div class='head'><h1>Le port rouvre</h1><p>{STANDFIRST} <a href='/regles'>Nos règles"
+     f"</a></p></div>",
+     ARTICLE, ["Paragraphe 0"], ["Les pêcheurs ont retrouvé", "Nos règles"]),
+    ("a picture's caption under the headline is no lead",
+     f"<div class='head'><h1>Le port rouvre</h1><figure><img src='/p.jpg' alt=''><div><p>"
+     f"{STANDFIRST}</p></div></figure></div>",
+     ARTICLE, ["Paragraphe 0"], ["Les pêcheurs ont retrouvé"]),
+    ("a paragraph before the headline is no lead",
+     f"<div class='head'><p>{STANDFIRST}</p><h1>Le port rouvre</h1></div>",
+     ARTICLE, ["Paragraphe 0"], ["Les pêcheurs ont retrouvé"]),
+    ("a paragraph longer than a lead is the page's own text outside the choice",
+     f"<div class='head'><h1>Le port rouvre</h1><p>{STANDFIRST * 6}</p></div>",
+     ARTICLE, ["Paragraphe 0"], ["Les pêcheurs ont retrouvé"]),
+    ("a page that is no article keeps its choice",
+     f"<div class='head'><h1>Le port rouvre</h1><p>{STANDFIRST}</p></div>",
+     "", ["Paragraphe 0"], ["Les pêcheurs ont retrouvé"]),
+]
+
+
+@pytest.mark.parametrize("name,before,head,stay,go", HEAD_CASES, ids=[c[0] for c in HEAD_CASES])
+def test_head_lead(name: str, before: str, head: str, stay: list[str], go: list[str]) -> None:
+    result = extract(page(before, head, story=story_paragraphs(12) + STORY_END), URL)
+    assert_kept_and_removed(result.content_text, name, stay, go)
+
+
+def test_head_lead_comes_first_once_and_the_trace_names_it() -> None:
+    result = extract(page(f"<div class='head'><h1>Le port rouvre</h1><p>{STANDFIRST}</p></div>",
+                          ARTICLE), URL, trace=True)
+    text = result.content_text
+    assert text.count("Les pêcheurs ont retrouvé") == 1
+    assert text.index("Les pêcheurs ont retrouvé") < text.index("Paragraphe 0")
+    entries = [e for e in result.trace if e.get("rule") == "head-lead"]
+    assert entries and entries[0]["text"].startswith("Les pêcheurs ont retrouvé")

@@ -20,6 +20,16 @@ that lead as its description (JSON-LD, microdata or OpenGraph ``description``): 
 
 is copied as a paragraph to the container's start. The walk reads each element's own text once
 and a paragraph's or heading's whole text once (they do not nest): linear in the page.
+
+When the page declares no description, or none found before the container, the part named
+"head-lead" reads the page's headline instead: the first paragraph (``p``) after the page's
+``h1`` and before the container, outside it, with at least ``tail_prose_min_chars`` characters
+(shorter lines, a byline or a date, are passed over), is the story's lead when it holds no
+link (a disclosure of affiliate links or a promotion under the headline links on), at most
+``head_lead_max_chars`` characters, sits in no figure, date or address, shares an ancestor with
+the container at most ``lead_max_levels`` above it (as above) and the container does not hold
+its first ``lead_opening_chars`` already; it is copied in the same way. Nothing is looked for
+when the container holds the headline itself (its lead is inside too).
 """
 
 from __future__ import annotations
@@ -100,14 +110,62 @@ def find_declared_lead(body: etree._Element, container: etree._Element, descript
     return None
 
 
+HEAD_LEAD_RULE = "head-lead"
+"""Name of the part that finds an undeclared lead under the headline (:func:`find_head_lead`)."""
+_LEAD_BLOCKS = frozenset({"p"})
+"""What an undeclared lead is written in: a paragraph (a box of text of its own under the
+headline is as often a byline's tooltip biography or a promotion as a lead)."""
+_NOT_LEAD = frozenset({"figure", "figcaption", "time", "address"})
+"""Ancestors that make a text a caption, a date or a byline, not the lead."""
+
+
+def find_head_lead(body: etree._Element, container: etree._Element,
+                   t: Thresholds) -> etree._Element | None:
+    """The story's lead standing between the page's headline and the container, undeclared
+    (see the module's docstring), or None."""
+    if next(container.iter("h1"), None) is not None:
+        return None
+    ancestors = set(container.iterancestors())
+    headline = None
+    for el in body.iter():
+        if el is container:
+            return None
+        if not isinstance(el.tag, str) or el in ancestors:
+            continue
+        if el.tag == "h1":
+            headline = el
+            continue
+        if headline is None or el.tag not in _LEAD_BLOCKS or _inside(el, headline):
+            continue
+        text = " ".join(text_content(el).split())
+        chars = len(text) - text.count(" ")
+        if chars < t.tail_prose_min_chars:
+            continue
+        if chars > t.head_lead_max_chars or next(el.iter("a"), None) is not None:
+            return None
+        if any(anc.tag in _NOT_LEAD for anc in el.iterancestors()) \
+                or not _near(el, ancestors, body, t) \
+                or _folded(text)[:t.lead_opening_chars] in _folded(text_content(container)):
+            return None
+        return el
+    return None
+
+
+def _inside(el: etree._Element, ancestor: etree._Element) -> bool:
+    """Whether ``el`` lies inside ``ancestor``."""
+    return any(anc is ancestor for anc in el.iterancestors())
+
+
 def add_declared_lead(body: etree._Element, container: etree._Element,
                       description: str | None, t: Thresholds,
                       log: list[dict[str, Any]] | None) -> bool:
-    """Copy the story's declared lead standing before the container to its start; True when
-    one was added."""
-    if not description:
-        return False
-    lead = find_declared_lead(body, container, description, t)
+    """Copy the story's declared lead standing before the container to its start, or else its
+    undeclared lead under the headline (:func:`find_head_lead`); True when one was added."""
+    lead = find_declared_lead(body, container, description, t) if description else None
+    rule = LEAD_RULE
+    if lead is None:
+        lead = find_head_lead(body, container, t)
+        rule = HEAD_LEAD_RULE
     if lead is None:
         return False
     paragraph = etree.Element("p")
@@ -116,8 +174,10 @@ def add_declared_lead(body: etree._Element, container: etree._Element,
     container.text = None
     container.insert(0, paragraph)
     if log is not None:
-        log.append({"step": "clean", "action": "added", "rule": LEAD_RULE,
-                    "why": "the page's declared description stands before the container",
+        log.append({"step": "clean", "action": "added", "rule": rule,
+                    "why": "the page's declared description stands before the container"
+                    if rule == LEAD_RULE else "the first paragraph of prose between the "
+                    "page's headline and the container (the story's lead)",
                     "tag": lead.tag, "chars": len(paragraph.text),
                     "text": paragraph.text[:80]})
     return True
