@@ -67,3 +67,38 @@ def test_trace_names_the_rule() -> None:
     assert entries and entries[0]["text"] == ["Publikacja: 04.05.2021"]
     assert "Publikacja" not in result.content_text
     assert "Hafen eröffnet" in result.content_text and "Absatz 0" in result.content_text
+
+
+LIST_POST = ("<p>We kept a notebook of every ride for a year, in rain and in sun, and this post "
+             "sums up what the numbers and the gear taught us about commuting by bicycle.</p>"
+             + "".join(f"<ul><li>Ride {i}: twelve kilometres along the river.</li><li>Rain gear "
+                       f"{i}: cape, overshoes and gloves.</li><li>Lights {i}: hub dynamo, front "
+                       f"and rear.</li><li>Tyres {i}: puncture-proof, wide.</li><li>Route {i}: "
+                       f"the quiet road past the mill.</li></ul>"
+                       f"<p>Week {i} was wet and windy, but the mudguards kept the spray off "
+                       f"and the dynamo lights never failed once on the dark evenings.</p>"
+                       for i in range(4))
+             + "<table><tr><td>January</td><td>17</td></tr><tr><td>April</td><td>19</td></tr>"
+             "</table>")
+"""A post of lists and a table: under half of its text is paragraphs (no story by share)."""
+
+
+@pytest.mark.parametrize("name,body,stay,go", [
+    ("a byline under the title of a post of lists",
+     "<h2>A year on the bike</h2><p class='meta'>written by Maren Holt on 2024-03-02</p>"
+     + LIST_POST,
+     ["A year on the bike", "We kept a notebook", "Ride 3", "January"], ["Maren Holt"]),
+    ("a byline without the title first",
+     "<p class='meta'>written by Maren Holt on 2024-03-02</p>" + LIST_POST,
+     ["written by Maren Holt on 2024-03-02", "We kept a notebook", "Ride 3"], []),
+], ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None)
+def test_a_titled_post_of_lists_loses_its_head(name: str, body: str, stay: list[str],
+                                                 go: list[str]) -> None:
+    """A post whose paragraphs hold under half its text (lists, tables) is no story by share,
+    but when it opens with its title and holds a few paragraphs, its date lines before the
+    first paragraph are a post's head and go; without the title first they stay."""
+    html = (f"<html><head><title>Notes</title><meta name='author' content='Maren Holt'></head>"
+            f"<body><header><a href='/'>Notes</a></header><div class='blog-post'>{body}</div>"
+            f"<footer>Copyright</footer></body></html>")
+    result = extract(html, "https://blog.example/2024/bike/")
+    assert_kept_and_removed(result.content_text, name, stay, go)

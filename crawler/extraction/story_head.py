@@ -43,6 +43,16 @@ def _date_line(block: TextBlock, t: Thresholds) -> bool:
         or shows_date(text_content(el))
 
 
+def _titled_story(blocks: list[TextBlock], t: Thresholds) -> bool:
+    """Whether the container opens with its title (a heading first) and holds a story's prose
+    (``tail_story_min_chars`` of it): a post of lists, tables and code holds under half its text
+    in paragraphs, so it is no story by ``holds_story``'s share, yet the lines between its title
+    and its first paragraph are a post's head as on any story."""
+    if not blocks or not blocks[0].heading:
+        return False
+    return sum(b.prose for b in blocks if is_prose(b, t)) >= t.tail_story_min_chars
+
+
 def drop_story_head(container: etree._Element, t: Thresholds,
                     trace: list[dict[str, Any]] | None = None,
                     blocks: list[TextBlock] | None = None) -> int:
@@ -50,7 +60,7 @@ def drop_story_head(container: etree._Element, t: Thresholds,
     (``blocks``: the container's ``text_blocks`` as it stands, when the caller has them)."""
     if blocks is None:
         blocks = text_blocks(container)
-    if not holds_story(container, t, blocks):
+    if not holds_story(container, t, blocks) and not _titled_story(blocks, t):
         return 0
     first = next(i for i, block in enumerate(blocks) if is_prose(block, t))
     doomed = [b for b in blocks[:first] if _date_line(b, t)]

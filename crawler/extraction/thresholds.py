@@ -590,7 +590,8 @@ class Thresholds:
     tail_story_min_chars: int = 400
     """The container's prose up to its last prose block must hold this many characters before
     its tail is trimmed (a page of short blocks has no story to end). Structural: a few
-    paragraphs, as ``min_chars`` times four."""
+    paragraphs, as ``min_chars`` times four. The story-head rule reads it too: a container
+    opening with its title and holding this much prose is a post whatever its share of lists."""
     tail_story_share: float = 0.5
     """... and that prose must be at least this share of the container's text: a landing or
     service page of short tiles, buttons and link lists is no story. Structural (half)."""
