@@ -70,6 +70,8 @@ def test_metadata_of_fixture_pages(name: str) -> None:
     ("<title>Diet tips for a whole year - notes from cooking at home each week</title>"
      "<meta property='og:site_name' content='Eat Well - Health made doable'>",
      "Diet tips for a whole year - notes from cooking at home each week"),
+    ("<title>Acme: «Love knows no pause – a season against hate»</title>"
+     "<meta property='og:site_name' content='Acme'>", "«Love knows no pause – a season against hate»"),
     ("<p>nothing</p>", None),
 ])
 def test_title(html: str, title: str | None) -> None:
@@ -142,6 +144,9 @@ def test_split_title(raw: str, parts: list[str]) -> None:
     ("<h1>T</h1><div class='author-line'><span class='author-label'>Written By:</span>"
      "<span class='author-name'>Celeste Longacre</span><span class='author-title'>Gardener "
      "&amp; Astrologer</span></div>", "Celeste Longacre"),
+    # A comment form's name field inside an author-named block is no name element.
+    ("<h1>T</h1><article class='node author-desk'><p>" + "The story's text. " * 8 + "</p>"
+     "<form><div class='form-item-name'><label>Your name</label></div></form></article>", None),
     # What a template or a script writes where the author is missing names no one; a byline
     # shown on the page still does.
     ('<script type="application/ld+json">{"@type": "Article", "author": {"@type": "Person", '

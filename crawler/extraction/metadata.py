@@ -233,7 +233,7 @@ def _strip_site(title: str, site_names: list[str]) -> str:
     """``title`` without a leading or trailing site-name fragment."""
     for name in site_names:
         if name and title.casefold().startswith(name.casefold() + ":") and len(title) > len(name) + 2:
-            return _strip_site(title[len(name) + 1:].strip(), site_names)
+            return _strip_known_tail(title[len(name) + 1:].strip(), site_names)
     parts = split_title(title)
     if len(parts) < 2:
         return title
@@ -266,6 +266,17 @@ def _strip_site(title: str, site_names: list[str]) -> str:
                 return title[:cut].strip() if cut is not None else first
             cut = _find_separator_after(title, first)
             return title[cut:].strip() if cut is not None else last
+    return title
+
+
+def _strip_known_tail(title: str, site_names: list[str]) -> str:
+    """``title`` without a trailing fragment that is a known site name ("Page - Acme"); any
+    other trailing fragment stays (a title's own dash)."""
+    parts = split_title(title)
+    if len(parts) > 1 and _key(parts[-1]) in {_key(s) for s in site_names if s}:
+        cut = _find_separator_before(title, parts[-1])
+        if cut is not None:
+            return title[:cut].strip()
     return title
 
 
@@ -498,14 +509,27 @@ def _label_texts(tree: HtmlElement) -> str:
 
 
 def _name_part(block: HtmlElement) -> HtmlElement:
-    """The element of an author block whose class names a name (``_NAME_CLASS``), where the
-    block writes the name and the author's own title apart ("Maren Holt" over "Baker and cyclist", which read as one
+    """The element of an author block whose class names a name (``_NAME_CLASS``), outside a
+    form (a comment form's name field), where the block writes the name and the author's own
+    title apart ("Maren Holt" over "Baker and cyclist", which read as one
     line gave "Maren Holt Baker"); else the block."""
     for el in block.iterdescendants(etree.Element):
         names = el.get("class")
-        if names is not None and any(_NAME_CLASS.search(n) for n in names.split()):
+        if names is not None and any(_NAME_CLASS.search(n) for n in names.split()) \
+                and not _is_form_field(el) and not _in_form_below(el, block):
             return el
     return block
+
+
+def _in_form_below(el: HtmlElement, block: HtmlElement) -> bool:
+    """Whether an element sits in a ``<form>`` inside ``block`` (a comment form's name field
+    under a story's author-named block), where a reader types a name."""
+    for anc in el.iterancestors():
+        if anc is block:
+            return False
+        if anc.tag == "form":
+            return True
+    return False
 
 
 _NAME_CLASS = re.compile(r"(?:^|[_-])name$|[a-z]Name$")
