@@ -33,10 +33,9 @@ def decode_page(data: bytes | str, encoding: str | None = None) -> tuple[str, st
     if isinstance(data, str):
         return data, "str"
     if encoding:
-        try:
+        if codec_name(encoding) is not None:
             return data.decode(encoding, errors="replace"), encoding
-        except LookupError:
-            return data.decode("utf-8", errors="replace"), "utf-8"
+        return data.decode("utf-8", errors="replace"), "utf-8"
     return _decode_undeclared(data)
 
 
@@ -81,14 +80,36 @@ PERMISSIVE_CHARSETS = frozenset({"cp1252", "latin_1", "iso8859_15", "iso8859_1",
 
 
 def codec_name(label: str | None) -> str | None:
-    """Python's codec name for a charset label (WHATWG aliases applied), None if unknown."""
+    """Python's codec name for a charset label (WHATWG aliases applied), None if unknown or if
+    no page can be in it (:func:`is_page_charset`)."""
     if not label:
         return None
     resolved = resolve_encoding(label) or label
     try:
-        return codecs.lookup(resolved).name.replace("-", "_")
+        codec = codecs.lookup(resolved).name.replace("-", "_")
     except LookupError:
         return None
+    return codec if is_page_charset(codec) else None
+
+
+#: ASCII that a page's charset reads as the same ASCII: markup, and the characters that
+#: Python codecs which are no charset of the web read otherwise (UTF-7's ``+-``, the escape
+#: codecs' backslash, punycode's last ``-``).
+_ASCII_PROBE = b"<meta a='+-\\x\\u'>"
+
+
+def is_page_charset(codec: str) -> bool:
+    """Whether a Python codec is a charset a page can be in: UTF-16/32, or one that decodes
+    ASCII as ASCII, with replacement characters for stray bytes. Python also names byte
+    transforms (``rot13``, ``base64``, ``zlib``), ``idna``, ``punycode``, ``undefined``, its
+    own escapes and UTF-7 as codecs, which no browser reads a page in: a page declaring one in
+    its ``<meta>`` made decoding raise, or decoded it to nothing."""
+    if codec.replace("-", "_") in WIDE_CHARSETS:
+        return True
+    try:
+        return _ASCII_PROBE.decode(codec, errors="replace") == _ASCII_PROBE.decode("ascii")
+    except (LookupError, UnicodeError, ValueError, TypeError):
+        return False
 
 
 def decodes(body: bytes, codec: str) -> bool:

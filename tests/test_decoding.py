@@ -44,3 +44,38 @@ def test_extraction_of_bytes_reads_them_as_the_decoder_does() -> None:
     from_text = extract(decode_page(page.encode("cp1252"))[0], "https://example.org/a")
     assert "Société Générale" in from_bytes.content_text
     assert from_bytes.content_text == from_text.content_text
+
+
+#: Python codecs that are no charset of the web (byte transforms, IDNA, punycode, Python's
+#: escapes, UTF-7, 'undefined'), declared by a page: (label, what decoding them did before).
+NOT_PAGE_CHARSETS = [
+    ("rot13", "LookupError"), ("hex", "LookupError"), ("base64", "LookupError"),
+    ("zlib", "LookupError"), ("uu", "LookupError"), ("quopri", "LookupError"),
+    ("idna", "UnicodeError"), ("undefined", "UnicodeError"),
+    ("punycode", "the page decoded to nothing"),
+    ("unicode_escape", "escapes in the text decoded"),
+    ("raw_unicode_escape", "escapes in the text decoded"),
+    ("utf-7", "+ADw-script+AD4- read as <script>"),
+]
+ASCII_PAGE = ("<html><head><meta charset=\"{}\"><title>Charset</title></head><body><article>"
+              + "".join(f"<p>A page of plain text, +ADw-script+AD4- and a path C:\\u0041\\x41 "
+                        f"in it, paragraph {i} of the story, long enough to be kept.</p>"
+                        for i in range(6))
+              + "</article></body></html>")
+
+
+@pytest.mark.parametrize("label, before", NOT_PAGE_CHARSETS, ids=[c[0] for c in NOT_PAGE_CHARSETS])
+def test_a_python_codec_that_is_no_charset_is_no_declaration(label: str, before: str) -> None:
+    """Such a declaration is ignored, as browsers ignore a label they do not know, whether the
+    page declares it or a stored page carries it: the bytes are read as they are, nothing
+    raised, nothing of the text lost or turned into markup."""
+    html = ASCII_PAGE.format(label)
+    body = html.encode("ascii")
+    for encoding in (None, label):
+        text, codec = decode_page(body, encoding)
+        assert text == html, (label, encoding, before)
+        assert codec in ("utf_8", "utf-8"), (label, encoding)
+    result = extract(body, "https://example.org/a")
+    assert "paragraph 5 of the story" in result.content_text
+    assert "+ADw-script+AD4-" in result.content_text and "C:\\u0041\\x41" in result.content_text
+
