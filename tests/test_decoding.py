@@ -6,7 +6,11 @@ import codecs
 
 import pytest
 
+from scrapy.http import HtmlResponse
+from scrapy.utils.test import get_crawler
+
 from crawler.decoding import decode_page
+from crawler.middlewares.charset import CharsetMiddleware
 from crawler.extraction import extract
 
 TEXT = "Société Générale: «prix» 12 €, naïve café."
@@ -78,4 +82,14 @@ def test_a_python_codec_that_is_no_charset_is_no_declaration(label: str, before:
     result = extract(body, "https://example.org/a")
     assert "paragraph 5 of the story" in result.content_text
     assert "+ADw-script+AD4-" in result.content_text and "C:\\u0041\\x41" in result.content_text
+
+
+@pytest.mark.parametrize("label, before", NOT_PAGE_CHARSETS, ids=[c[0] for c in NOT_PAGE_CHARSETS])
+def test_the_crawl_reads_a_page_declaring_such_a_codec(label: str, before: str) -> None:
+    """The crawl's charset middleware gives such a response the charset its bytes are in
+    (before, it kept the declared codec, and reading the response's text raised or lost it)."""
+    html = ASCII_PAGE.format(label)
+    response = HtmlResponse("https://example.org/a", body=html.encode("ascii"))
+    fixed = CharsetMiddleware(get_crawler()).process_response(response.request, response)
+    assert fixed.text == html, (label, before)
 
