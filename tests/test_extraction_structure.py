@@ -108,3 +108,19 @@ def test_declared_description_stands_in_when_nothing_else_yields_text() -> None:
     full = extract(page(f"<article>{BODY}</article>", head), "https://news.example/harbour")
     assert full.method != "meta-description" and "Paragraph 5 adds" in full.content_text
     assert "Harbour reopens after three weeks" not in full.content_text
+
+
+@pytest.mark.parametrize("url", [None, ""])
+def test_a_page_without_an_address_is_extracted(url: str | None) -> None:
+    """``extract(html)`` works as trafilatura's does: without an address the story and its
+    title stay, the navigation goes, and a link that cannot be made absolute keeps its text
+    (before: an address of None raised in the share-widget rule)."""
+    story = " ".join(["The harbour reopened this morning after the storm."] * 12)
+    html = (f"<html><head><title>Harbour</title></head><body><nav><a href='/'>Home</a> "
+            f"<a href='/news'>News</a></nav><article><h1>Harbour reopens</h1><p>{story}</p>"
+            f"<p>See <a href='/map'>the map</a>.</p></article></body></html>")
+    result = extract(html) if url is None else extract(html, url)
+    assert result.title == "Harbour reopens"
+    assert "The harbour reopened" in result.content_text and "the map" in result.content_text
+    assert "News" not in result.content_text
+    assert "the map</a>" in result.content_html and 'href="/map"' not in result.content_html

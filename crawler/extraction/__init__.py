@@ -74,11 +74,14 @@ def _note(trace: list[dict[str, Any]] | None, **entry: Any) -> None:
         trace.append(entry)
 
 
-def extract(html: str | bytes, url: str, *, trace: bool = False,
+def extract(html: str | bytes, url: str | None = None, *, trace: bool = False,
             disabled_stages: frozenset[str] | set[str] = frozenset(),
             thresholds: Thresholds = THRESHOLDS) -> Extraction:
     """Extract the main content and metadata of one page.
 
+    ``url`` is the page's address, which resolves its relative links and helps the rules that
+    compare addresses (a page's own share links, its site's name); a page without one (a file,
+    a string) is extracted all the same, as trafilatura's ``extract(html)`` is.
     ``disabled_stages`` names stages of :data:`~crawler.extraction.stages.STAGES` to skip (to
     measure what each earns); ``thresholds`` replaces the engine's numbers (to sweep them).
     """
@@ -87,6 +90,7 @@ def extract(html: str | bytes, url: str, *, trace: bool = False,
         raise ValueError(f"no such extraction stage: {', '.join(unknown)} "
                          f"(stages: {', '.join(STAGE_NAMES)})")
     started = time.perf_counter()
+    url = url or ""
     log: list[dict[str, Any]] | None = [] if trace else None
     result = Extraction(url=url, trace=log)
     doc = parse_html(html)
