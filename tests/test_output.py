@@ -208,3 +208,36 @@ def test_collapsed_text_is_the_white_space_regex(text: str) -> None:
     from crawler.extraction.output import _WS, _collapsed
 
     assert _collapsed(text) == _WS.sub(" ", text)
+
+
+#: Tables whose widest row is far wider than the others, as a function of n: (name, table).
+LOPSIDED_TABLES = [
+    ("a header row of n cells over n rows of two",
+     lambda n: "<table><tr>" + "".join(f"<th>h{i}</th>" for i in range(n)) + "</tr>"
+               + "".join(f"<tr><td>x{i}</td><td>y{i}</td></tr>" for i in range(n)) + "</table>"),
+    ("a header row of wide colspans over n rows of two",
+     lambda n: "<table><tr>" + "".join(f"<th colspan='50'>h{i}</th>" for i in range(n // 50 + 1))
+               + "</tr>" + "".join(f"<tr><td>x{i}</td><td>y{i}</td></tr>" for i in range(n))
+               + "</table>"),
+]
+
+
+@pytest.mark.parametrize("name,table", LOPSIDED_TABLES, ids=[c[0] for c in LOPSIDED_TABLES])
+def test_markdown_of_a_lopsided_table_grows_linearly(name: str, table) -> None:
+    """Eight times the rows and columns make at most nine times the Markdown (rows padded to the
+    widest made sixty-four times): past ``MAX_PADDING_CELLS`` empty cells the table is written
+    as blocks, every cell's text kept once."""
+    small = _render(table(200))
+    large = _render(table(1600))
+    assert len(large.markdown) <= 9 * len(small.markdown), (name, len(small.markdown),
+                                                            len(large.markdown))
+    for rendered in (small, large):
+        assert "x0" in rendered.text and "h0" in rendered.text and "y199" in rendered.text
+    assert large.markdown.count("x1599") == large.text.count("y1599") == 1
+
+
+def test_a_table_padded_under_the_limit_stays_a_table() -> None:
+    markdown = _render("<table><tr><th>a</th><th>b</th><th>c</th></tr><tr><td>1</td></tr>"
+                       "</table>").markdown
+    assert markdown == "| a | b | c |\n| --- | --- | --- |\n| 1 |  |  |"
+

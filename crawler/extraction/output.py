@@ -72,6 +72,14 @@ _PLAIN_ABSOLUTE = re.compile(r"https?://[^\s\x00-\x1f\x7f\\]+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
 
 
+MAX_PADDING_CELLS = 65_536
+"""Empty cells a Markdown table may be padded with (each row written as wide as the widest):
+past it the table is written as blocks, its cells one after another. A row of thousands of
+cells over thousands of rows of two made the Markdown grow with their product (80 kB of HTML
+gave 12 MB of Markdown; 1 MB would give 2 GB). The limit is the one markdown-it sets on the
+empty cells it fills short rows with, for the same reason."""
+
+
 @dataclass(frozen=True)
 class RenderedContent:
     """The three output forms of one content element."""
@@ -394,13 +402,16 @@ class _Renderer:
         rows = [r for r in _ROWS(el) if not _skip(r)]
         cells = [[c for c in r if isinstance(c.tag, str) and _tag(c) in ("td", "th") and not _skip(c)]
                  for r in rows]
-        width = max((sum(_span(c) for c in row) for row in cells), default=0)
+        widths = [sum(_span(c) for c in row) for row in cells]
+        width = max(widths, default=0)
+        missing = width * len(widths) - sum(widths)  # the empty cells padding the rows adds
         md_out: list[str] = []
         tx_out: list[str] = []
         listing = any(_LINE_NUMBERS.search(c.get("class") or "") for row in cells for c in row) \
             or bool(_LISTING_TABLE.search(el.get("class") or ""))
-        if width <= 1 or listing or el.find(".//table") is not None:
-            # A layout table (or a code listing with a line-number column): cells are ordinary blocks.
+        if width <= 1 or listing or missing > MAX_PADDING_CELLS or el.find(".//table") is not None:
+            # A layout table (or a code listing with a line-number column, or rows far narrower
+            # than the widest): cells are ordinary blocks.
             for row in cells:
                 for cell in row:
                     if _LINE_NUMBERS.search(cell.get("class") or ""):
