@@ -461,3 +461,41 @@ def test_route_fragments_of_a_page_served_whole_are_not_followed(serve_site,
     assert result.returncode == 0, result.log[-3000:]
     assert sorted(stored_paths(result, server.origin)) == ["/", "/other.html"]
     assert "pages/rendered" not in result.stats
+
+
+#: Middlewares that drop a start request before its download without a response or an errback.
+DROPPING = {
+    "spider_middleware": ("SPIDER_MIDDLEWARES", "tests.dropping_components.DropStartRequests"),
+    "refused_at_scheduling": ("DOWNLOADER_MIDDLEWARES",
+                              "tests.dropping_components.RefuseStartsAtScheduling"),
+}
+
+
+@pytest.mark.parametrize("dropper", [*DROPPING, None])
+def test_a_start_url_dropped_before_its_download_is_a_failed_start(dropper: str | None,
+                                                                   serve_site,
+                                                                   tmp_path: Path) -> None:
+    """A start request filtered out without a response or an error (a middleware, the offsite
+    filter) vanished: nothing stored, exit 0, "errors: none". It is a failed start now, said in
+    one line; a crawl with no such middleware is unchanged."""
+    from crawler import settings as project
+
+    server = serve_site("behaviours")
+    settings: dict[str, Any] = {}
+    if dropper is not None:
+        name, component = DROPPING[dropper]
+        settings[name] = json.dumps({**getattr(project, name), component: 10})
+    result = run_crawl(server.url("/"), tmp_path, settings=settings,
+                       spider_args={"render": "never", "sitemaps": "false", "max_depth": "0"})
+    assert "Traceback" not in result.log
+    if dropper is None:  # what must stay
+        assert result.returncode == 0, result.log[-3000:]
+        assert stored_paths(result, server.origin) == ["/"]
+        assert "errors/start_dropped" not in result.stats
+        assert "dropped before its download" not in result.log
+        return
+    assert result.returncode == 6, result.log[-3000:]
+    assert result.stats["finish_reason"] == "start_failed"
+    assert result.stats["errors/start_dropped"] == 1
+    assert result.log.count(f"Start URL {server.url('/')} was dropped before its download") == 1
+    assert result.items == []

@@ -74,6 +74,8 @@ RENDER_REASON_META = "render_reason"
 SITEMAP_URL_META = "from_sitemap"
 #: ``request.meta`` key: this start request was redirected out of scope (counted once).
 START_LEFT_SCOPE_META = "start_left_scope"
+#: The start URL a request was sent for (kept through redirects, retries and rendering).
+START_URL_META = "start_url"
 #: Links of one page scheduled in one turn of the reactor (about 20 ms of work on a busy
 #: machine: 5,000 links, LINKS_MAX_PER_PAGE, took 0.5 s of the reactor's CPU in one go).
 REQUESTS_PER_TURN = 200
@@ -300,6 +302,11 @@ class DomainSpider(Spider):
         #: Start requests sent, and how many of them ended in an error (after retries).
         self.start_requests_sent = 0
         self.start_requests_failed = 0
+        #: Start URLs whose request got neither a response nor an error yet; at idle, those
+        #: left were dropped before their download without a word (a middleware or a filter).
+        self.start_urls_pending: set[str] = set()
+        #: Off in a distributed crawl: another worker may answer this worker's start requests.
+        self.tracks_start_answers = True
         self.strip_session_ids = True  # TRAP_STRIP_SESSION_IDS, read in from_crawler
         self.sitemap_limits = SitemapLimits(0, 0, 0, 0)  # read in from_crawler
         self.link_limit = 0  # LINKS_MAX_PER_PAGE, read in from_crawler
@@ -342,6 +349,8 @@ class DomainSpider(Spider):
         crawler.signals.connect(spider.on_scheduler_empty, signal=signals.scheduler_empty)
         crawler.signals.connect(spider.on_spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider.on_request_scheduled, signal=signals.request_scheduled)
+        crawler.signals.connect(spider.on_request_dropped, signal=signals.request_dropped)
+        spider.tracks_start_answers = not crawler.settings.get("REDIS_URL")
         return spider
 
     def _configure_rendering(self, crawler: Crawler) -> None:
@@ -392,6 +401,8 @@ class DomainSpider(Spider):
             raise CloseSpider(START_UNREACHABLE)
         for url in reachable:
             self.start_requests_sent += 1
+            if self.tracks_start_answers:
+                self.start_urls_pending.add(url)
             yield self._page_request(url, depth=0, is_start=True)
         if self.config.sitemaps:
             for origin in dict.fromkeys(self._origin(url) for url in reachable):
@@ -444,6 +455,7 @@ class DomainSpider(Spider):
                                 CANONICAL_URL_META: url}
         if is_start:
             meta["is_start"] = True
+            meta[START_URL_META] = url
         if self.render_mode == "always":
             meta.update(self._render_meta())
             meta[RENDER_REASON_META] = "render_always"
@@ -478,6 +490,7 @@ class DomainSpider(Spider):
         """
         stats = self.crawler.stats
         assert self.config is not None
+        self._start_answered(response.request)
         if response.meta.get(SITEMAP_URL_META):
             self.refill_sitemap_queue()
         stopped_type = response.meta.get(STOPPED_TYPE_META)
@@ -899,12 +912,46 @@ class DomainSpider(Spider):
         start pages all failed and that found no page any other way as ``start_failed``."""
         if self.refill_sitemap_queue(idle=True):
             raise DontCloseSpider
+        self._count_dropped_starts()
         if (self.start_requests_sent and self.pages_yielded == 0
                 and self.start_requests_failed >= self.start_requests_sent):
             self.crawler.stats.set_value("crawl/start_failed", self.start_requests_failed)
             logger.error("No start page could be fetched and no other page was found (see the "
                          "errors above); nothing was stored")
             raise CloseSpider(START_FAILED)
+
+    def _start_answered(self, request: Request) -> None:
+        """A start request (or the redirect, retry or rendering that carries it on) reached its
+        callback or errback: its start URL did not vanish."""
+        url = request.meta.get(START_URL_META)
+        if url is not None and url in self.start_urls_pending:
+            self.start_urls_pending.discard(url)
+
+    def on_request_dropped(self, request: Request, spider: Spider | None = None) -> None:
+        """The scheduler's duplicate filter refused a start request: its page is another
+        request's (two start URLs of one page, a start URL redirected to a page already
+        requested, or a resumed job's start URLs, fetched in its first run). Not a failure,
+        and no start of its own; said once."""
+        url = request.meta.get(START_URL_META)
+        if url is None or url not in self.start_urls_pending:
+            return
+        self.start_urls_pending.discard(url)
+        self.start_requests_sent -= 1
+        self.crawler.stats.inc_value("crawl/start_duplicate")
+        logger.info("Start URL %s is a page already requested (duplicate filter): not fetched "
+                    "again", url)
+
+    def _count_dropped_starts(self) -> None:
+        """At idle, a start request that got no response and no error was dropped before its
+        download by something that said nothing (a downloader or spider middleware, the offsite
+        filter): count it as a failed start, with one ERROR line each."""
+        for url in sorted(self.start_urls_pending):
+            self.start_requests_failed += 1
+            self.crawler.stats.inc_value("errors/start_dropped")
+            logger.error("Start URL %s was dropped before its download, with no response and no "
+                         "error (a middleware or a filter of the crawl refused it without a "
+                         "word): nothing was fetched from it", url)
+        self.start_urls_pending.clear()
 
     def closed(self, reason: str) -> None:
         """Count (and keep under JOBDIR for the next run) the sitemap URLs never requested."""
@@ -945,6 +992,7 @@ class DomainSpider(Spider):
     def on_page_error(self, failure: Failure) -> None:
         """Count a page that could not be fetched, by kind, with one clear log line."""
         request = failure.request  # type: ignore[attr-defined]
+        self._start_answered(request)
         if request.meta.get(SITEMAP_URL_META):
             self.refill_sitemap_queue()
         if failure.check(UnusableResponse):
@@ -1035,6 +1083,7 @@ class DomainSpider(Spider):
             self._widen_scope(host, host_of(first), first, request.url)
             return True
         self.start_requests_failed += 1
+        self._start_answered(request)  # the filters drop it next, without a word
         self.crawler.stats.inc_value("crawl/start_redirected_offsite")
         where = ("a host outside the crawl's scope" if refused == OFFSITE else
                  "its host on another port, another site outside the crawl's scope")
