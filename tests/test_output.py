@@ -241,3 +241,25 @@ def test_a_table_padded_under_the_limit_stays_a_table() -> None:
                        "</table>").markdown
     assert markdown == "| a | b | c |\n| --- | --- | --- |\n| 1 |  |  |"
 
+
+
+#: Odd numbers in ``<ol start>`` and ``colspan``: (html, Markdown). A number Python's ``int``
+#: would not read (``²``, ``--5``) or that has thousands of digits made the extraction fail.
+ODD_NUMBERS = [
+    ('<ol start="3"><li>a</li><li>b</li></ol>', "3. a\n4. b"),
+    ('<ol start="-2"><li>a</li></ol>', "-2. a"),
+    ('<ol start="²"><li>a</li></ol>', "1. a"),
+    ('<ol start="--5"><li>a</li></ol>', "1. a"),
+    ('<ol start="' + "9" * 5000 + '"><li>a</li></ol>', "1. a"),
+    ('<table><tr><td colspan="2">a</td></tr><tr><td>b</td><td>c</td></tr></table>',
+     "| a |  |\n| --- | --- |\n| b | c |"),
+    ('<table><tr><td colspan="²">a</td><td>x</td></tr><tr><td>b</td><td>c</td></tr></table>',
+     "| a | x |\n| --- | --- |\n| b | c |"),
+    ('<table><tr><td colspan="' + "7" * 5000 + '">a</td><td>x</td></tr><tr><td>b</td><td>c</td>'
+     '</tr></table>', "| a | x |\n| --- | --- |\n| b | c |"),
+]
+
+
+@pytest.mark.parametrize("html,markdown", ODD_NUMBERS, ids=[h[:40] for h, _ in ODD_NUMBERS])
+def test_odd_list_starts_and_spans_are_read_or_ignored(html: str, markdown: str) -> None:
+    assert _render(html).markdown == markdown

@@ -68,6 +68,10 @@ _MAYBE_HIDDEN = etree.XPath(
 """Descendants that may be hidden (``is_hidden`` decides), found through their attributes:
 testing attribute values on the attribute axis is several times cheaper than testing every
 element for them."""
+_LIST_NUMBER = re.compile(r"-?[0-9]{1,9}")
+"""A number an ordered list starts at or a cell spans, as ``int`` reads it: ASCII digits, at most
+nine (CommonMark's limit for a list number). ``str.isdigit`` also takes ``²`` and strings of
+thousands of digits, on which ``int`` raised and the page's extraction failed."""
 _PLAIN_ABSOLUTE = re.compile(r"https?://[^\s\x00-\x1f\x7f\\]+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
 
@@ -344,7 +348,8 @@ class _Renderer:
         """A (possibly nested) list as one block of item lines."""
         md_lines: list[str] = []
         tx_lines: list[str] = []
-        number = int(el.get("start") or 1) if (el.get("start") or "1").lstrip("-").isdigit() else 1
+        start = el.get("start") or "1"
+        number = int(start) if _LIST_NUMBER.fullmatch(start) else 1
         for child in el:
             if _skip(child):
                 continue
@@ -564,7 +569,7 @@ def _code_span(code: str) -> str:
 def _span(cell: HtmlElement) -> int:
     """A cell's colspan (1 when missing or odd)."""
     value = cell.get("colspan") or "1"
-    return min(int(value), 50) if value.isdigit() and int(value) > 0 else 1
+    return min(int(value), 50) if _LIST_NUMBER.fullmatch(value) and int(value) > 0 else 1
 
 
 def _md_url(url: str) -> str:
