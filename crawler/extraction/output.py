@@ -76,6 +76,11 @@ _PLAIN_ABSOLUTE = re.compile(r"https?://[^\s\x00-\x1f\x7f\\]+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
 
 
+MAX_QUOTE_DEPTH = 20
+"""Blockquotes nested in Markdown (``> > >``): a quote deeper is written as the blocks of the
+one around it. Each level prefixes every line inside it, so 190 nested quotes around 20,000
+paragraphs (165 kB) made 15 MB of Markdown in 5.6 s; 20 is the nesting markdown-it's
+CommonMark preset parses."""
 MAX_PADDING_CELLS = 65_536
 """Empty cells a Markdown table may be padded with (each row written as wide as the widest):
 past it the table is written as blocks, its cells one after another. A row of thousands of
@@ -272,6 +277,7 @@ class _Renderer:
     def __init__(self, base_url: str, resolve: _UrlResolver | None = None) -> None:
         self.base_url = base_url
         self.resolve = resolve or _UrlResolver(base_url)
+        self.quotes = 0  # blockquotes around the element being rendered
 
     # ---- blocks
     def blocks(self, el: HtmlElement) -> Blocks:
@@ -333,7 +339,13 @@ class _Renderer:
         if tag == "table":
             return self._table(el)
         if tag == "blockquote":
-            md_inner, tx_inner = self.blocks(el)
+            if self.quotes >= MAX_QUOTE_DEPTH:
+                return self.blocks(el)  # as deep as a quote goes: its blocks join the outer one
+            self.quotes += 1
+            try:
+                md_inner, tx_inner = self.blocks(el)
+            finally:
+                self.quotes -= 1
             joined = "\n\n".join(md_inner)
             quoted = ["\n".join(("> " + line) if line else ">" for line in joined.split("\n"))] if joined else []
             return quoted, tx_inner
