@@ -81,6 +81,10 @@ MAX_QUOTE_DEPTH = 20
 one around it. Each level prefixes every line inside it, so 190 nested quotes around 20,000
 paragraphs (165 kB) made 15 MB of Markdown in 5.6 s; 20 is the nesting markdown-it's
 CommonMark preset parses."""
+MAX_LIST_DEPTH = 20
+"""Lists nested in Markdown and text: a list deeper is written as its items' blocks inside the
+item around it, for the reason of ``MAX_QUOTE_DEPTH`` (each level indents every line inside it:
+8,000 paragraphs in lists nested 120 deep made 23 times their HTML in Markdown)."""
 MAX_PADDING_CELLS = 65_536
 """Empty cells a Markdown table may be padded with (each row written as wide as the widest):
 past it the table is written as blocks, its cells one after another. A row of thousands of
@@ -278,6 +282,7 @@ class _Renderer:
         self.base_url = base_url
         self.resolve = resolve or _UrlResolver(base_url)
         self.quotes = 0  # blockquotes around the element being rendered
+        self.lists = 0  # lists around it
 
     # ---- blocks
     def blocks(self, el: HtmlElement) -> Blocks:
@@ -333,7 +338,13 @@ class _Renderer:
                 md = md[2:-2]  # a heading wholly in bold is just a heading
             return ([("#" * _HEADINGS[tag] + " " + md)] if md else []), ([tx] if tx else [])
         if tag in ("ul", "ol", "menu"):
-            return self._list(el, ordered=tag == "ol")
+            if self.lists >= MAX_LIST_DEPTH:
+                return self.blocks(el)  # as deep as a list goes: its items' blocks join the item
+            self.lists += 1
+            try:
+                return self._list(el, ordered=tag == "ol")
+            finally:
+                self.lists -= 1
         if tag == "pre":
             return self._pre(el)
         if tag == "table":
