@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from crawler.exit_codes import exit_code_for
 from crawler.extraction import extract
 from crawler.decoding import detect, looks_like_latin9
 from crawler.middlewares.internal_addresses import is_internal, literal_address, resolve
@@ -1453,3 +1454,53 @@ def test_a_response_that_is_no_sitemap_is_counted_and_logged_at_the_level_of_its
     # nothing else is counted for it: it is no sitemap read, and no other problem
     assert "sitemaps/read" not in stats
     assert [k for k in stats if k.startswith("sitemaps/")] == [f"sitemaps/{problem.stat}"]
+
+
+@pytest.mark.parametrize(("reason", "stats", "code"), [
+    ("closespider_timeout", {"crawl/start_requests": 1}, 3),       # no start URL answered
+    ("closespider_timeout_no_item", {"crawl/start_requests": 2}, 3),
+    ("closespider_timeout", {"crawl/start_requests": 2, "crawl/start_answered": 1}, 0),
+    ("closespider_timeout", {"crawl/start_requests": 1, "pages/stored": 3}, 0),  # sitemaps
+    ("closespider_timeout", {}, 0),         # a distributed worker: starts not tracked
+    ("closespider_timeout", None, 0),
+    ("finished", {"crawl/start_requests": 1}, 0),
+    ("max_pages", {"crawl/start_requests": 1}, 0),
+    ("start_failed", {"crawl/start_requests": 1}, 6),
+    (None, {"crawl/start_requests": 1}, 1),
+])
+def test_exit_code_of_a_limit_reached_before_any_start_url_answered(
+        reason: str | None, stats: dict[str, int] | None, code: int) -> None:
+    assert exit_code_for(reason, stats) == code
+
+
+@pytest.mark.parametrize(("paths", "exit_code", "stored"), [
+    (["/hang"], 3, set()),                 # the only start URL never answers
+    (["/hang", "/ok/1"], 0, {"/ok/1"}),    # what must stay: one start URL answered
+])
+def test_a_time_limit_reached_before_any_start_url_answered_fails_the_crawl(
+        paths: list[str], exit_code: int, stored: set[str], tmp_path: Path) -> None:
+    """``-s CLOSESPIDER_TIMEOUT=2`` and a start URL whose server accepts the connection and
+    never answers: the limit stopped a crawl that had done nothing, and it exited 0 with
+    nothing stored (``closespider_timeout``, "errors: none"). It exits 3 now, as a start URL
+    that does not answer does, with one ERROR line; a crawl stopped by the limit after a start
+    URL answered still exits 0."""
+    server = HostileServer().start()
+    try:
+        result = run_crawl(",".join(server.base + p for p in paths), tmp_path,
+                           spider_args={"render": "never", "sitemaps": "false",
+                                        "max_depth": "0"},
+                           settings={**FAST, "CLOSESPIDER_TIMEOUT": 2, "DOWNLOAD_TIMEOUT": 4})
+    finally:
+        server.stop()
+    assert result.stats["finish_reason"] == "closespider_timeout", result.log[-3000:]
+    assert result.returncode == exit_code, result.log[-3000:]
+    assert {r["url"].removeprefix(server.base) for r in result.rows("url")} == stored
+    assert f"(closespider_timeout, exit code {exit_code})" in result.log
+    said = result.log.count("before any start URL answered")
+    if exit_code:
+        assert said == 1 and f"{server.base}/hang" in result.log
+        assert result.stats["crawl/start_timed_out"] == 1
+        assert "errors: start_timed_out=1" in result.log
+    else:
+        assert said == 0 and "crawl/start_timed_out" not in result.stats
+    assert "Traceback" not in result.log

@@ -315,7 +315,7 @@ def crawl(config: AgentConfig, start: object, max_pages: object = 20,
         "summary": {k.split("/", 1)[1]: v for k, v in stats.items()
                     if k.startswith("summary/")},
     }
-    if returncode != 0 or exit_code_for(reason) != 0 or not stats:
+    if returncode != 0 or exit_code_for(reason, stats) != 0 or not stats:
         raise ToolInputError(f"the crawl of {start} failed (close reason {reason or 'unknown'}, "
                              f"exit code {returncode}): {' | '.join(log_tail)}")
     return summary

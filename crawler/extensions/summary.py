@@ -20,7 +20,7 @@ from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.utils.job import job_dir
 
-from crawler.exit_codes import exit_code_for
+from crawler.exit_codes import exit_code_for, failure_reason
 
 logger = logging.getLogger(__name__)
 
@@ -94,9 +94,10 @@ class CrawlSummary:
                    if k.startswith("skipped/") and v}
         errors = {k.split("/", 1)[1]: v for k, v in values.items()
                   if k.startswith("errors/") and v}
-        exit_code = exit_code_for(reason)
+        exit_code = exit_code_for(reason, values)
         if exit_code:
-            errors[reason] = 1  # the crawl could not do its job: never "errors: none"
+            # the crawl could not do its job: never "errors: none"
+            errors[failure_reason(reason, values) or reason] = 1
         counts = Counter({name: values.get(stat, 0) for name, stat in COUNTED_STATS.items()})
         counts["skipped"] = sum(skipped.values())
         counts["errors"] = sum(errors.values())

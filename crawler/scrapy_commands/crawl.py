@@ -23,7 +23,8 @@ class Command(ScrapyCrawlCommand):
     def long_desc(self) -> str:
         """Shown by ``scrapy crawl -h``."""
         return ("Run a spider of the project. Exit code 0: the crawl finished (or stopped at a "
-                "limit it was given); 2: bad argument or setting; 3: start URL unreachable; "
+                "limit it was given); 2: bad argument or setting; 3: start URL unreachable, or no "
+                "start URL answered before a closespider limit; 6: every start URL failed; "
                 "4: storage failure; 5: Redis unavailable; 1: any other failure.")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -39,4 +40,5 @@ class Command(ScrapyCrawlCommand):
         if self.crawler_process.bootstrap_failed or crawler.stats is None:
             self.exitcode = UNKNOWN_FAILURE
             return
-        self.exitcode = exit_code_for(crawler.stats.get_value("finish_reason"))
+        self.exitcode = exit_code_for(crawler.stats.get_value("finish_reason"),
+                                      crawler.stats.get_stats())

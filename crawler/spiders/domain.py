@@ -42,7 +42,8 @@ from twisted.internet.error import DNSLookupError
 from twisted.python.failure import Failure
 
 from crawler import signals as crawl_signals
-from crawler.exit_codes import START_FAILED, START_UNREACHABLE
+from crawler.exit_codes import (START_ANSWERED_STAT, START_FAILED, START_REQUESTS_STAT,
+                                 START_TIMED_OUT, START_UNREACHABLE, failure_reason)
 from crawler.extensions.content_type import STOPPED_TYPE_META
 from crawler.extraction.document import MAX_ATTRIBUTES, limit_attributes
 from crawler.fingerprint import CANONICAL_URL_META
@@ -403,6 +404,7 @@ class DomainSpider(Spider):
             self.start_requests_sent += 1
             if self.tracks_start_answers:
                 self.start_urls_pending.add(url)
+                self.crawler.stats.set_value(START_REQUESTS_STAT, self.start_requests_sent)
             yield self._page_request(url, depth=0, is_start=True)
         if self.config.sitemaps:
             for origin in dict.fromkeys(self._origin(url) for url in reachable):
@@ -926,6 +928,7 @@ class DomainSpider(Spider):
         url = request.meta.get(START_URL_META)
         if url is not None and url in self.start_urls_pending:
             self.start_urls_pending.discard(url)
+            self.crawler.stats.inc_value(START_ANSWERED_STAT)
 
     def on_request_dropped(self, request: Request, spider: Spider | None = None) -> None:
         """The scheduler's duplicate filter refused a start request: its page is another
@@ -937,6 +940,7 @@ class DomainSpider(Spider):
             return
         self.start_urls_pending.discard(url)
         self.start_requests_sent -= 1
+        self.crawler.stats.set_value(START_REQUESTS_STAT, self.start_requests_sent)
         self.crawler.stats.inc_value("crawl/start_duplicate")
         logger.info("Start URL %s is a page already requested (duplicate filter): not fetched "
                     "again", url)
@@ -954,7 +958,18 @@ class DomainSpider(Spider):
         self.start_urls_pending.clear()
 
     def closed(self, reason: str) -> None:
-        """Count (and keep under JOBDIR for the next run) the sitemap URLs never requested."""
+        """Say why a limit that stopped the crawl before any start URL answered fails it; count
+        (and keep under JOBDIR for the next run) the sitemap URLs never requested."""
+        stats = self.crawler.stats
+        if failure_reason(reason, stats.get_stats()) == START_TIMED_OUT:
+            stats.set_value("crawl/start_timed_out", len(self.start_urls_pending))
+            limit = reason
+            if reason == "closespider_timeout":
+                limit += (f": CLOSESPIDER_TIMEOUT = "
+                          f"{self.crawler.settings.getfloat('CLOSESPIDER_TIMEOUT'):g} s")
+            logger.error("The crawl stopped at its limit (%s) before any start URL answered "
+                         "(%s): nothing was fetched or stored", limit,
+                         ", ".join(sorted(self.start_urls_pending)) or "none left")
         backlog = self.sitemap_backlog
         if backlog is None:
             return
