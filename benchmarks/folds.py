@@ -189,7 +189,6 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "teaser-box": ("crawler.extraction.teaser_lists", "row_boxes", lambda *a, **k: {}),
     "teaser-card": ("crawler.extraction.teaser_lists", "find_lone_cards", lambda *a, **k: []),
     "tail-label": ("crawler.extraction", "trim_tail_labels", lambda *a, **k: 0),
-    "author-bio": ("crawler.extraction", "drop_author_bio", lambda *a, **k: 0),
     "tail-note": ("crawler.extraction", "trim_tail_notes", lambda *a, **k: 0),
     "article-beside-list": ("crawler.extraction.metadata", "_article_beside_list",
                             lambda *a, **k: False),

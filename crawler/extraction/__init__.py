@@ -22,7 +22,6 @@ from lxml.html import HtmlElement
 from crawler.extraction import candidates as tiers
 from crawler.extraction import clean
 from crawler.extraction.clean import clean_container, discount_named_blocks, strip_non_content
-from crawler.extraction.author_bio import drop_author_bio
 from crawler.extraction.declared_faq import (FAQ_RULE, add_declared_faq, find_declared_faq,
                                              keep_declared_questions)
 from crawler.extraction.document import parse_html
@@ -136,9 +135,6 @@ def extract(html: str | bytes, url: str | None = None, *, trace: bool = False,
                 if trim_tail_labels(element, page.thresholds, log, blocks):
                     blocks = text_blocks(element)
                 if trim_tail_notes(element, page.thresholds, log, blocks):
-                    blocks = text_blocks(element)
-                if drop_author_bio(element, page.metadata.authors, page.thresholds, log,
-                                   blocks):
                     blocks = text_blocks(element)
                 if drop_story_asides(element, url, page.thresholds, log, blocks):
                     blocks = text_blocks(element)

@@ -661,18 +661,6 @@ class Thresholds:
     development folds held 17 to 43 characters."""
 
     # --- captions (cleaning) -----------------------------------------------------------------
-    bio_name_min_words: int = 2
-    """The author's biography (``author-bio``) is looked for by a declared author's name of at
-    least this many words: a full name, not a first name or a handle that a story's sentence
-    may open with. Structural."""
-    bio_max_chars: int = 800
-    """The author's biography (``author-bio``: name line, role line, biography) holds at most
-    this many characters. Measured on the body corpus's development folds: the biographies
-    left in closing stories held 150 to 520."""
-    bio_max_lines: int = 3
-    """A line holding the author's name alone starts the biography (``author-bio``) when it
-    stands at most this many blocks before the story's last paragraph (the name, a role line,
-    a portrait's initial). Structural."""
     caption_max_chars: int = 250
     """The text sharing a picture's box is its caption or credit when the box holds at most this
     many characters. Measured on the snippet corpus's development folds: the captions and
