@@ -233,7 +233,7 @@ def _strip_site(title: str, site_names: list[str]) -> str:
     """``title`` without a leading or trailing site-name fragment."""
     for name in site_names:
         if name and title.casefold().startswith(name.casefold() + ":") and len(title) > len(name) + 2:
-            return _strip_known_tail(title[len(name) + 1:].strip(), site_names)
+            return title[len(name) + 1:].strip()
     parts = split_title(title)
     if len(parts) < 2:
         return title
@@ -269,17 +269,6 @@ def _strip_site(title: str, site_names: list[str]) -> str:
     return title
 
 
-def _strip_known_tail(title: str, site_names: list[str]) -> str:
-    """``title`` without a trailing fragment that is a known site name ("Page - Acme"); any
-    other trailing fragment stays (a title's own dash)."""
-    parts = split_title(title)
-    if len(parts) > 1 and _key(parts[-1]) in {_key(s) for s in site_names if s}:
-        cut = _find_separator_before(title, parts[-1])
-        if cut is not None:
-            return title[:cut].strip()
-    return title
-
-
 def _find_separator_before(title: str, tail: str) -> int | None:
     """Index where the separator preceding the trailing fragment ``tail`` starts."""
     idx = title.rfind(tail)
@@ -296,13 +285,6 @@ def _find_separator_after(title: str, head: str) -> int | None:
         return None
     m = re.match(r"\s*(?:[|\-–—:·•»«/~]|::)\s*", title[len(head):])
     return len(head) + m.end() if m else None
-
-
-def _site_name_fragments(site_name: str | None) -> list[str]:
-    """The fragments of a declared site name that carries its tagline after a separator ("Eat
-    Well - Health made doable"): a ``<title>`` ends in the name alone, without the tagline."""
-    parts = split_title(site_name) if site_name else []
-    return parts if len(parts) > 1 else []
 
 
 def _site_keys(site_names: list[str], raw_title: str | None) -> set[str]:
@@ -586,22 +568,8 @@ def _is_form_field(el: HtmlElement) -> bool:
 
 def _in_page_frame(el: HtmlElement, frame_tags: frozenset[str]) -> bool:
     """Whether an element sits in the page frame's tags (``page_frame`` of the cleaning rules:
-    navigation, a footer), where author links are archives and menus, not bylines; the footer
-    of the article holding the title is the story's own, not the page's frame."""
-    for anc in el.iterancestors():
-        if isinstance(anc.tag, str) and anc.tag in frame_tags and not _story_footer(anc):
-            return True
-    return False
-
-
-def _story_footer(el: HtmlElement) -> bool:
-    """Whether an element is the footer of the article holding the page's title (an ``<h1>``):
-    the story's own footer (its byline, its tags), not the page's; a comment's article, which
-    holds no title, is no story."""
-    if el.tag != "footer":
-        return False
-    article = next(el.iterancestors("article"), None)
-    return article is not None and next(article.iter("h1"), None) is not None
+    navigation, a footer), where author links are archives and menus, not bylines."""
+    return any(isinstance(a.tag, str) and a.tag in frame_tags for a in el.iterancestors())
 
 
 def _choose_authors(view: _PageView, sd: StructuredData) -> tuple[list[str], str]:
@@ -680,13 +648,6 @@ _VISIBLE_DATE = re.compile(
     re.IGNORECASE)
 _MODIFIED_CUE = re.compile(r"(updated|modified|reviewed|revised|last edited|aktualisiert|mis à jour)[^.\n]{0,25}$",
                            re.IGNORECASE)
-
-
-_MEMBER_FIELD = re.compile(r"[^\W\d_]+\s*:\s*\d[\d.,]*[^\W\d_]?\s+[^\W\d_]+\s*:\s*"
-                           r"(?:[^\W\d_]+\.?,?\s+)?$")
-"""The text before a date that is one field of a list of labelled counts and dates ("Posts:
-524 Joined: Mon"): a forum member's panel beside each post, whose dates are the member's
-(joined, founded), not the post's."""
 
 
 def _month_word(m: re.Match) -> str | None:
@@ -825,7 +786,7 @@ def visible_dates(tree: HtmlElement | _PageView, day_first: bool = False,
     out = []
     for m, month in _date_matches(text, view.months, language):
         iso = _to_date(m, day_first, month)
-        if iso and not _MEMBER_FIELD.search(text, max(0, m.start() - 60), m.start()):
+        if iso:
             out.append((iso, bool(_MODIFIED_CUE.search(text[max(0, m.start() - 40): m.start()]))))
     return out
 
@@ -1042,8 +1003,7 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
     md.site_name = _site_name(tags, url, sd)
     # The names the site goes by come from the page (declared name, logo), never from the URL:
     # the same page gives the same title wherever it is served.
-    site_names = [s for s in (md.site_name, *_site_name_fragments(md.site_name),
-                              *_brand_names(tree)) if s]
+    site_names = [s for s in (md.site_name, *_brand_names(tree)) if s]
     md.title, md.sources["title"] = _choose_title(tags, sd, site_names)
     view = _PageView(tree, rules or load_rules(), tags)
     md.authors, md.sources["authors"] = _choose_authors(view, sd)
