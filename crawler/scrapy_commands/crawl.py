@@ -25,7 +25,8 @@ class Command(ScrapyCrawlCommand):
         return ("Run a spider of the project. Exit code 0: the crawl finished (or stopped at a "
                 "limit it was given); 2: bad argument or setting; 3: start URL unreachable, or no "
                 "start URL answered before a closespider limit; 6: every start URL failed; "
-                "4: storage failure; 5: Redis unavailable; 1: any other failure.")
+                "4: storage failure; 5: Redis unavailable; 7: more than FAILED_PAGES_MAX_SHARE of "
+                "the pages lost to server failures; 1: any other failure.")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         """Crawl, then set the exit code from the close reason (1 if the crawl never started)."""
