@@ -182,7 +182,6 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "aside-label": ("crawler.extraction.story_asides", "aside_labels", lambda *a, **k: []),
     "form-box": ("crawler.extraction.clean", "_form_boxes", lambda *a, **k: []),
     "declared-aside": ("crawler.extraction.clean", "_declared_asides", lambda *a, **k: []),
-    "no-snippet": ("crawler.extraction.clean", "_no_snippet_blocks", lambda *a, **k: []),
     "print-hidden": ("crawler.extraction.clean", "_print_hidden_blocks", lambda *a, **k: []),
     "orphan-label": ("crawler.extraction.clean", "labels_before", lambda *a, **k: []),
     "script-button": ("crawler.extraction.link_buttons", "_script_button", lambda *a, **k: False),

@@ -646,9 +646,6 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
     for el in _declared_asides(container, cleaning) if story else ():
         drop(el, "declared-aside", "declared-aside: a declared author box beside the story",
              guard=True)
-    for el in _no_snippet_blocks(container):
-        drop(el, NO_SNIPPET_RULE, "no-snippet: a block the page declares no part of its text "
-             "(data-nosnippet)", guard=True)
     for el in _print_hidden_blocks(container, cleaning):
         drop(el, PRINT_HIDDEN_RULE, "print-hidden: a block the page leaves out of its printed "
              "copy", guard=True)
@@ -787,21 +784,6 @@ def _declared_asides(container: etree._Element,
         if any(pattern.found(kind) for kind in kinds):
             found.append(item)
     return found
-
-
-NO_SNIPPET_RULE = "no-snippet"
-"""Name of the rule removing the blocks a page marks ``data-nosnippet``."""
-_NO_SNIPPET = etree.XPath("descendant::*[@data-nosnippet]")
-
-
-def _no_snippet_blocks(container: etree._Element) -> list[etree._Element]:
-    """Blocks the page itself declares no part of its text: ``data-nosnippet``, the attribute a
-    page sets on what search engines must not quote from it (bylines and author blurbs, "related"
-    cards, rating and share widgets, price boxes). On the development folds of the body corpus
-    none of their text is in a reference (0 of 91,000 characters on 39 pages) and none holds a
-    must-have snippet of the snippet corpus. The share guard keeps one holding most of the
-    container (a page marking its whole text)."""
-    return _NO_SNIPPET(container)
 
 
 PRINT_HIDDEN_RULE = "print-hidden"
