@@ -12,6 +12,7 @@ from lxml import etree
 from crawler.extraction.candidates import contains
 from crawler.extraction.frameworks import (CleaningRules, Rule, SimpleSelector, css, parse_simple,
                                            selector_set)
+from crawler.extraction.like_siblings import LikeSiblings
 from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.scoring import Stats, compute_stats
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
@@ -183,14 +184,14 @@ def _signup_boxes(root: etree._Element, t: Thresholds,
     document's email fields, in document order, when the caller listed them already)."""
     boxes: list[etree._Element] = []
     found: set[etree._Element] = set()  # the boxes, for one walk up from each box
-    kinds: dict[etree._Element, Counter] = {}
+    alike = LikeSiblings()
     chars = _CappedChars(t.signup_max_chars)
     for field in root.xpath('//input[@type="email"]') if fields is None else fields:
         box = None
         for anc in field.iterancestors():
             if anc.tag in ("body", "html") \
                     or chars.over(anc, t.signup_max_chars) \
-                    or _list_item(anc, t, kinds):
+                    or _list_item(anc, t, alike):
                 break
             box = anc
         if box is not None and box not in found and not _is_inside(box, found):
@@ -219,7 +220,7 @@ def _form_boxes(root: etree._Element, t: Thresholds,
     order, when the caller listed them already."""
     boxes: list[etree._Element] = []
     found: set[etree._Element] = set()  # the boxes, for one walk up from each form
-    kinds: dict[etree._Element, Counter] = {}
+    alike = LikeSiblings()
     chars = _CappedChars(t.form_box_max_chars + t.form_box_extra_chars)
     for form in root.iter("form") if forms is None else forms:
         if _is_inside(form, found) or not _FILLABLE(form):
@@ -231,7 +232,7 @@ def _form_boxes(root: etree._Element, t: Thresholds,
         limit = own + t.form_box_extra_chars
         for anc in form.iterancestors():
             if anc.tag in ("body", "html") or chars.over(anc, limit) \
-                    or _list_item(anc, t, kinds):
+                    or _list_item(anc, t, alike):
                 break
             box = anc
         boxes.append(box)
@@ -260,23 +261,12 @@ def _card_figure(figure: etree._Element) -> bool:
     return parent is not None and parent.tag == "li"
 
 
-def _list_item(el: etree._Element, t: Thresholds,
-               kinds: dict[etree._Element, Counter] | None = None) -> bool:
+def _list_item(el: etree._Element, t: Thresholds, alike: LikeSiblings) -> bool:
     """Whether an element is one of a list of like items (a product card with a "notify me" field
-    is a card, not a sign-up box). ``kinds`` keeps each parent's children counted by tag and
-    class, so that a caller asking of many boxes among the same siblings (thousands of forms,
-    each in its own div) counts them once, not once per box."""
-    if el.tag == "li":
-        return True
-    parent = el.getparent()
-    if parent is None:
-        return False
-    if kinds is None:
-        kinds = {}
-    counted = kinds.get(parent)
-    if counted is None:
-        counted = kinds[parent] = Counter((sib.tag, sib.get("class")) for sib in parent)
-    return counted[(el.tag, el.get("class"))] >= t.min_repeats
+    is a card, not a sign-up box). ``alike`` counts each parent's children once, so that a
+    caller asking of many boxes among the same siblings (thousands of forms, each in its own
+    div) does not count them once per box."""
+    return el.tag == "li" or alike.count(el) >= t.min_repeats
 
 
 _NOT_SHOWN = ("script", "style", "template")
@@ -495,30 +485,18 @@ def discussion_posts(discussion: bool, cleaning: CleaningRules) -> NamePattern |
 _HEADINGS = ("h2", "h3", "h4")
 
 
-PanelCounts = dict[tuple[etree._Element, str, str], int]
-"""Children of one grid alike in tag and class, counted once per grid, tag and class."""
-
-
 def _panel_index(el: etree._Element, container: etree._Element, t: Thresholds,
-                 like_panels: PanelCounts) -> bool:
+                 alike: LikeSiblings) -> bool:
     """Whether a link list is the index of one panel in a grid of panels (a heading, a paragraph
     and the panel's links, repeated side by side on landing pages): content, not navigation.
-    The like panels of a grid are counted once (``like_panels``, filled as they are counted): a
-    count per list made a grid of thousands of panels quadratic."""
+    The like panels of a grid are counted once (``alike``): a count per list made a grid of
+    thousands of panels quadratic."""
     panel = el.getparent()
     if panel is None or panel is container or not panel.get("class"):
         return False
     if not any(child.tag in _HEADINGS for child in panel) or panel.find("p") is None:
         return False
-    grid = panel.getparent()
-    if grid is None:
-        return False
-    key = (grid, panel.tag, panel.get("class"))
-    count = like_panels.get(key)
-    if count is None:
-        count = like_panels[key] = sum(1 for sib in grid if sib.tag == panel.tag
-                                       and sib.get("class") == panel.get("class"))
-    return count >= t.min_repeats
+    return alike.count(panel) >= t.min_repeats
 
 
 _CHROME_TAGS = frozenset({"nav", "aside", "header", "footer", "menu"})
@@ -672,7 +650,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         else:
             drop(el, "generic-selector", f"generic selector {selector}", guard=True)
     verdicts: dict[tuple[str | None, str | None], tuple[re.Match | None, re.Match | None]] = {}
-    like_panels: PanelCounts = {}
+    alike = LikeSiblings()
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
             continue
@@ -697,7 +675,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
         st = stats.get(el)
         if st is None or not st.nav_like(t):
             continue
-        if _panel_index(el, container, t, like_panels):
+        if _panel_index(el, container, t, alike):
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "rule": "link-dense",
                               "why": "link list of one panel in a grid of panels (heading, "

@@ -13,11 +13,11 @@ a word besides the amount ("From $999 or $83/mo.").
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from lxml import etree
 
+from crawler.extraction.like_siblings import LikeSiblings
 from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.story_tail import remove_keeping_tail
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
@@ -39,7 +39,7 @@ def price_lines(container: etree._Element, pattern: NamePattern | None,
     found: list[etree._Element] = []
     skip: set[etree._Element] = set()
     grids: dict[etree._Element, bool] = {}
-    shapes: dict[etree._Element, Counter[tuple[Any, str | None]]] = {}
+    alike = LikeSiblings()
     total = _chars(container)
     for el in container.iterdescendants():
         if el not in short or el in skip:
@@ -48,23 +48,22 @@ def price_lines(container: etree._Element, pattern: NamePattern | None,
         if not text or pattern.search(text) is None or text_beside(el):
             continue
         skip.update(el.iterdescendants())
-        if _in_content_grid(el, container, total, grids, shapes, t):
+        if _in_content_grid(el, container, total, grids, alike, t):
             continue
         found.append(el)
     return found
 
 
 def _in_content_grid(el: etree._Element, container: etree._Element, total: int,
-                     grids: dict[etree._Element, bool],
-                     shapes: dict[etree._Element, Counter[tuple[Any, str | None]]],
+                     grids: dict[etree._Element, bool], alike: LikeSiblings,
                      t: Thresholds) -> bool:
     """Whether a price line belongs to a card of a grid holding at least ``price_grid_share``
     of the container's text: the products are then what the page lists (a category page that
     declares itself a product), not the offer beside one product. The card is the nearest
     ancestor with at least ``min_grid_items`` siblings of its tag and class (counting it): the
     rows of the page's layout further up are no grid of products. Each grid is measured once
-    (``grids``) and the children of each parent are counted by shape once (``shapes``): a row
-    of thousands of unlike cards is not counted again for every price in it."""
+    (``grids``) and the children of each parent are counted by tag and class once (``alike``):
+    a row of thousands of unlike cards is not counted again for every price in it."""
     for card in el.iterancestors():
         if card is container:
             return False
@@ -73,10 +72,7 @@ def _in_content_grid(el: etree._Element, container: etree._Element, total: int,
             return False
         if grid in grids:
             return grids[grid]
-        if grid not in shapes:
-            shapes[grid] = Counter((sib.tag, sib.get("class")) for sib in grid
-                                   if isinstance(sib.tag, str))
-        if shapes[grid][(card.tag, card.get("class"))] >= t.min_grid_items:
+        if alike.count(card) >= t.min_grid_items:
             grids[grid] = _chars(grid) >= t.price_grid_share * total
             return grids[grid]
     return False
