@@ -1504,3 +1504,26 @@ def test_a_time_limit_reached_before_any_start_url_answered_fails_the_crawl(
     else:
         assert said == 0 and "crawl/start_timed_out" not in result.stats
     assert "Traceback" not in result.log
+
+
+@pytest.mark.parametrize(("meta", "followed"), [({}, True), ({"dont_redirect": True}, False)])
+def test_a_refresh_header_is_followed_as_a_meta_refresh_is(meta: dict, followed: bool) -> None:
+    """The HTTP ``Refresh`` header is followed where a ``<meta http-equiv=refresh>`` would be,
+    and not for a request that asks for no redirect (the page itself is then the answer)."""
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from crawler.middlewares.redirects import LoopAwareMetaRefreshMiddleware
+
+    middleware = LoopAwareMetaRefreshMiddleware.from_crawler(
+        get_crawler(settings_dict=project_settings()))
+    request = Request("http://site.example/old", meta=meta)
+    response = HtmlResponse("http://site.example/old", request=request, encoding="utf-8",
+                            headers={"Refresh": "0; url=/new"},
+                            body=b"<html><body><p>Moved.</p></body></html>")
+    result = middleware.process_response(request, response)
+    if followed:
+        assert isinstance(result, Request) and result.url == "http://site.example/new"
+    else:
+        assert result is response

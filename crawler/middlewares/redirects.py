@@ -216,8 +216,10 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
         return delay, target, bool(target)
 
     def _follow(self, request: Request, response: Response) -> Request | Response:
-        """Scrapy's meta refresh, or the page's ``Refresh`` header followed as one."""
-        if not isinstance(response, HtmlResponse) or request.method == "HEAD":
+        """Scrapy's meta refresh, or the page's ``Refresh`` header followed as one (never for a
+        request that asks for no redirect, as Scrapy's meta refresh is not)."""
+        if not isinstance(response, HtmlResponse) or request.method == "HEAD" \
+                or request.meta.get("dont_redirect"):
             return super()._follow(request, response)
         delay, target, from_header = self._refresh(response)
         if not from_header or delay is None or target is None or delay >= self._maxdelay:
