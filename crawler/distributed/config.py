@@ -18,6 +18,12 @@ QUEUE_KEY = "%(spider)s:requests"
 DUPEFILTER_KEY = "%(spider)s:dupefilter"
 
 
+def is_distributed(settings: BaseSettings) -> bool:
+    """Whether the crawl is one worker of a distributed crawl (``REDIS_URL`` set, not blank):
+    the one test the components that behave differently there share."""
+    return bool((settings.get("REDIS_URL") or "").strip())
+
+
 @dataclass(frozen=True)
 class RedisFrontierConfig:
     """Where the shared frontier lives and when an idle worker gives up."""
@@ -32,9 +38,9 @@ class RedisFrontierConfig:
 
         A bad value raises ValueError with one sentence naming the setting.
         """
-        url = (settings.get("REDIS_URL") or "").strip()
-        if not url:
+        if not is_distributed(settings):
             return None
+        url = settings.get("REDIS_URL").strip()
         if urlsplit(url).scheme not in REDIS_SCHEMES:
             raise ValueError(f"REDIS_URL={redacted(url)!r}: expected redis://HOST:PORT/DB "
                              "(or rediss:// or unix://)")

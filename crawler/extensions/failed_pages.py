@@ -27,6 +27,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.settings import BaseSettings
 
+from crawler.distributed.config import is_distributed
 from crawler.exit_codes import PAGES_FAILED
 from crawler.startup import read_number, read_or_refuse
 
@@ -62,7 +63,7 @@ class FailedPagesGuard:
     def from_crawler(cls, crawler: Crawler) -> FailedPagesGuard:
         """Read the setting once; off at 1 and in a distributed crawl (``REDIS_URL`` set)."""
         config = read_or_refuse(crawler, FailedPagesConfig.from_settings)
-        if config.max_share >= 1 or (crawler.settings.get("REDIS_URL") or "").strip():
+        if config.max_share >= 1 or is_distributed(crawler.settings):
             raise NotConfigured
         extension = cls(crawler, config)
         crawler.signals.connect(extension.spider_idle, signal=signals.spider_idle)

@@ -94,10 +94,10 @@ class CrawlSummary:
                    if k.startswith("skipped/") and v}
         errors = {k.split("/", 1)[1]: v for k, v in values.items()
                   if k.startswith("errors/") and v}
-        exit_code = exit_code_for(reason, values)
-        if exit_code:
-            # the crawl could not do its job: never "errors: none"
-            errors[failure_reason(reason, values) or reason] = 1
+        failed = failure_reason(reason, values)
+        exit_code = exit_code_for(failed)
+        if exit_code:  # the crawl could not do its job: never "errors: none"
+            errors[failed or reason] = 1
         counts = Counter({name: values.get(stat, 0) for name, stat in COUNTED_STATS.items()})
         counts["skipped"] = sum(skipped.values())
         counts["errors"] = sum(errors.values())

@@ -42,6 +42,7 @@ from twisted.internet.error import DNSLookupError
 from twisted.python.failure import Failure
 
 from crawler import signals as crawl_signals
+from crawler.distributed.config import is_distributed
 from crawler.exit_codes import (START_ANSWERED_STAT, START_FAILED, START_REQUESTS_STAT,
                                  START_TIMED_OUT, START_UNREACHABLE, failure_reason)
 from crawler.extensions.content_type import STOPPED_TYPE_META
@@ -308,6 +309,9 @@ class DomainSpider(Spider):
         self.start_urls_pending: set[str] = set()
         #: Off in a distributed crawl: another worker may answer this worker's start requests.
         self.tracks_start_answers = True
+        #: Scrapy's CLOSESPIDER_TIMEOUT, named in the line of a crawl it stopped before any
+        #: start URL answered; read in from_crawler.
+        self.closespider_timeout = 0.0
         self.strip_session_ids = True  # TRAP_STRIP_SESSION_IDS, read in from_crawler
         self.sitemap_limits = SitemapLimits(0, 0, 0, 0)  # read in from_crawler
         self.link_limit = 0  # LINKS_MAX_PER_PAGE, read in from_crawler
@@ -351,7 +355,8 @@ class DomainSpider(Spider):
         crawler.signals.connect(spider.on_spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider.on_request_scheduled, signal=signals.request_scheduled)
         crawler.signals.connect(spider.on_request_dropped, signal=signals.request_dropped)
-        spider.tracks_start_answers = not crawler.settings.get("REDIS_URL")
+        spider.tracks_start_answers = not is_distributed(crawler.settings)
+        spider.closespider_timeout = crawler.settings.getfloat("CLOSESPIDER_TIMEOUT")
         return spider
 
     def _configure_rendering(self, crawler: Crawler) -> None:
@@ -965,8 +970,7 @@ class DomainSpider(Spider):
             stats.set_value("crawl/start_timed_out", len(self.start_urls_pending))
             limit = reason
             if reason == "closespider_timeout":
-                limit += (f": CLOSESPIDER_TIMEOUT = "
-                          f"{self.crawler.settings.getfloat('CLOSESPIDER_TIMEOUT'):g} s")
+                limit += f": CLOSESPIDER_TIMEOUT = {self.closespider_timeout:g} s"
             logger.error("The crawl stopped at its limit (%s) before any start URL answered "
                          "(%s): nothing was fetched or stored", limit,
                          ", ".join(sorted(self.start_urls_pending)) or "none left")
