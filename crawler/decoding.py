@@ -32,9 +32,12 @@ def decode_page(data: bytes | str, encoding: str | None = None) -> tuple[str, st
     """
     if isinstance(data, str):
         return data, "str"
-    if encoding:
-        if codec_name(encoding) is not None:
+    if encoding and codec_name(encoding) is not None:
+        try:
             return data.decode(encoding, errors="replace"), encoding
+        except LookupError:  # a label the web knows and Python does not (x-sjis)
+            pass
+    if encoding:
         return data.decode("utf-8", errors="replace"), "utf-8"
     return _decode_undeclared(data)
 

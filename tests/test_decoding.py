@@ -23,6 +23,8 @@ TEXT = "Société Générale: «prix» 12 €, naïve café."
     (TEXT.encode("iso8859-15"), "iso8859_15", TEXT, "iso8859_15"),
     # An unknown recorded name reads as UTF-8 (stray bytes replaced, nothing raised).
     (TEXT.encode("utf-8"), "no-such-charset", TEXT, "utf-8"),
+    # ... and so does a name the web knows and Python does not.
+    (TEXT.encode("utf-8"), "x-sjis", TEXT, "utf-8"),
     # Nothing recorded: byte-order mark, then valid UTF-8, then <meta charset>.
     (codecs.BOM_UTF8 + TEXT.encode("utf-8"), None, TEXT, "utf-8"),
     (TEXT.encode("utf-8"), None, TEXT, "utf-8"),
