@@ -19,7 +19,7 @@ from lxml import etree
 
 from crawler.extraction.like_siblings import LikeSiblings
 from crawler.extraction.name_patterns import NamePattern
-from crawler.extraction.story_tail import remove_keeping_tail
+from crawler.extraction.story_tail import non_space_chars, remove_keeping_tail
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 from crawler.extraction.tree_text import text_beside, text_content
 
@@ -40,7 +40,7 @@ def price_lines(container: etree._Element, pattern: NamePattern | None,
     skip: set[etree._Element] = set()
     grids: dict[etree._Element, bool] = {}
     alike = LikeSiblings()
-    total = _chars(container)
+    total = non_space_chars(text_content(container))
     for el in container.iterdescendants():
         if el not in short or el in skip:
             continue
@@ -73,14 +73,9 @@ def _in_content_grid(el: etree._Element, container: etree._Element, total: int,
         if grid in grids:
             return grids[grid]
         if alike.count(card) >= t.min_grid_items:
-            grids[grid] = _chars(grid) >= t.price_grid_share * total
+            grids[grid] = non_space_chars(text_content(grid)) >= t.price_grid_share * total
             return grids[grid]
     return False
-
-
-def _chars(el: etree._Element) -> int:
-    """Non-space characters of an element's text."""
-    return sum(map(len, text_content(el).split()))
 
 
 def _short_elements(container: etree._Element, limit: int) -> set[etree._Element]:
@@ -106,12 +101,12 @@ def drop_price_lines(container: etree._Element, pattern: NamePattern | None,
                      trace: list[dict[str, Any]] | None = None) -> int:
     """Remove the price lines of a product page's container; return how many."""
     lines = price_lines(container, pattern, t)
-    texts = [" ".join(text_content(el).split()) for el in lines]
-    for el in lines:
-        if el.getparent() is not None:
-            remove_keeping_tail(el)
     if trace is not None and lines:
         trace.append({"step": "clean", "action": "removed", "rule": PRICE_LINE_RULE,
                       "why": "a line holding only a price on a product page",
-                      "count": len(lines), "text": texts[:5]})
+                      "count": len(lines),
+                      "text": [" ".join(text_content(el).split()) for el in lines[:5]]})
+    for el in lines:
+        if el.getparent() is not None:
+            remove_keeping_tail(el)
     return len(lines)
