@@ -511,18 +511,13 @@ def _section_list(el: etree._Element, container: etree._Element) -> bool:
     list is the author's (the chapters a handbook's home page links to), not navigation."""
     if el.tag not in ("ul", "ol"):
         return False
-    heading = el.getprevious()
-    while heading is not None and not isinstance(heading.tag, str):
-        heading = heading.getprevious()
+    heading = next(el.itersiblings(etree.Element, preceding=True), None)
     if heading is None or heading.tag not in _HEADINGS:
         return False
     anchor = heading.get("id")
     if not anchor or not any(a.get("href") == f"#{anchor}" for a in heading.iter("a")):
         return False
-    before = heading.getprevious()
-    while before is not None and not isinstance(before.tag, str):
-        before = before.getprevious()
-    if before is None:
+    if next(heading.itersiblings(etree.Element, preceding=True), None) is None:
         return False
     node = el.getparent()
     while node is not None and node is not container:

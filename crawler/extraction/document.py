@@ -298,11 +298,13 @@ def flatten_deep_nesting(root: etree._Element, limit: int) -> int:
     unwrapped = 0
     depth = 0
     at_limit: list[etree._Element] = []
-    for event, element in etree.iterwalk(root, events=("start", "end")):
+    walk = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walk:
         if event == "start":
             depth += 1
             if depth == limit and len(element):
                 at_limit.append(element)
+                walk.skip_subtree()  # read once, by _flatten_into; its "end" still comes
         else:
             depth -= 1
     for ancestor in at_limit:
