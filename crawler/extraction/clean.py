@@ -499,16 +499,19 @@ def _panel_index(el: etree._Element, container: etree._Element, t: Thresholds,
     return alike.count(panel) >= t.min_repeats
 
 
-_CHROME_TAGS = frozenset({"nav", "aside", "header", "footer", "menu"})
+_MENU_TAGS = frozenset({"menu"})
+"""A list of commands, chrome wherever a page puts it, beside the page chrome's tags."""
 
 
-def _section_list(el: etree._Element, container: etree._Element) -> bool:
+def _section_list(el: etree._Element, container: etree._Element,
+                  chrome_tags: frozenset[str]) -> bool:
     """Whether a link list is the body of one of the document's own sections: a ``ul``/``ol``
     right after a heading that carries a permalink to itself (``<h2 id="x">..<a href="#x">``,
     what a Markdown or reStructuredText build writes for every section it renders), the heading
-    not the first thing of its block, nothing between the list and the container a nav, aside,
-    header or footer. A theme's menus and a template's related links get no such heading: the
-    list is the author's (the chapters a handbook's home page links to), not navigation."""
+    not the first thing of its block, nothing between the list and the container chrome
+    (``chrome_tags``: the page chrome's tags of the cleaning rules and ``menu``). A theme's
+    menus and a template's related links get no such heading: the list is the author's (the
+    chapters a handbook's home page links to), not navigation."""
     if el.tag not in ("ul", "ol"):
         return False
     heading = next(el.itersiblings(etree.Element, preceding=True), None)
@@ -521,7 +524,7 @@ def _section_list(el: etree._Element, container: etree._Element) -> bool:
         return False
     node = el.getparent()
     while node is not None and node is not container:
-        if node.tag in _CHROME_TAGS:
+        if node.tag in chrome_tags:
             return False
         node = node.getparent()
     return node is container
@@ -646,6 +649,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             drop(el, "generic-selector", f"generic selector {selector}", guard=True)
     verdicts: dict[tuple[str | None, str | None], tuple[re.Match | None, re.Match | None]] = {}
     alike = LikeSiblings()
+    list_chrome = cleaning.chrome.tags | _MENU_TAGS
     for el in container.iter():
         if el is container or not isinstance(el.tag, str) or el.tag in KEEP_TAGS:
             continue
@@ -676,7 +680,7 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
                               "why": "link list of one panel in a grid of panels (heading, "
                               "text, links)", **_describe(el, st)})
             continue
-        if _section_list(el, container):
+        if _section_list(el, container, list_chrome):
             if trace is not None:
                 trace.append({"step": "clean", "action": "kept", "rule": "link-dense",
                               "why": "link list that is the body of a section of the document "
