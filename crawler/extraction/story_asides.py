@@ -34,7 +34,8 @@ from lxml import etree
 from crawler.extraction.addresses import join_url, same_site, site_host
 from crawler.extraction.clean import drop_orphan_labels, labels_before
 from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, non_space_chars,
-                                           remove_blocks, text_blocks, under_heading)
+                                           remove_blocks, story_prose, text_blocks,
+                                           under_heading)
 from crawler.extraction.thresholds import Thresholds
 from crawler.extraction.tree_text import text_content
 
@@ -140,7 +141,7 @@ def drop_story_asides(container: etree._Element, url: str, t: Thresholds,
         return 0
     end = max(i for i, block in enumerate(blocks) if is_prose(block, t))
     story = blocks[:end]
-    prose = sum(b.prose for b in blocks if is_prose(b, t))
+    prose = story_prose(blocks, t)
     doomed = _doomed(story, url, prose, t)
     if not doomed:
         return 0

@@ -25,8 +25,8 @@ from typing import Any
 from lxml import etree
 
 from crawler.extraction.date_cues import shows_date
-from crawler.extraction.story_tail import (TextBlock, holds_story, is_prose, remove_blocks,
-                                           text_blocks)
+from crawler.extraction.story_tail import (TextBlock, all_chars, is_prose, remove_blocks,
+                                           story_prose, text_blocks)
 from crawler.extraction.thresholds import Thresholds
 from crawler.extraction.tree_text import text_content
 
@@ -43,16 +43,6 @@ def _date_line(block: TextBlock, t: Thresholds) -> bool:
         or shows_date(text_content(el))
 
 
-def _titled_story(blocks: list[TextBlock], t: Thresholds) -> bool:
-    """Whether the container opens with its title (a heading first) and holds a story's prose
-    (``tail_story_min_chars`` of it): a post of lists, tables and code holds under half its text
-    in paragraphs, so it is no story by ``holds_story``'s share, yet the lines between its title
-    and its first paragraph are a post's head as on any story."""
-    if not blocks or not blocks[0].heading:
-        return False
-    return sum(b.prose for b in blocks if is_prose(b, t)) >= t.tail_story_min_chars
-
-
 def drop_story_head(container: etree._Element, t: Thresholds,
                     trace: list[dict[str, Any]] | None = None,
                     blocks: list[TextBlock] | None = None) -> int:
@@ -60,7 +50,12 @@ def drop_story_head(container: etree._Element, t: Thresholds,
     (``blocks``: the container's ``text_blocks`` as it stands, when the caller has them)."""
     if blocks is None:
         blocks = text_blocks(container)
-    if not holds_story(container, t, blocks) and not _titled_story(blocks, t):
+    # A story (holds_story), or a post that opens with its title and holds a story's prose
+    # under half its text (a post of lists, tables and code): the lines between its title and
+    # its first paragraph are a post's head as on any story.
+    prose = story_prose(blocks, t)
+    if prose < t.tail_story_min_chars or (prose < t.tail_story_share * all_chars(blocks)
+                                          and not blocks[0].heading):
         return 0
     first = next(i for i, block in enumerate(blocks) if is_prose(block, t))
     doomed = [b for b in blocks[:first] if _date_line(b, t)]

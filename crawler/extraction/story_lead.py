@@ -38,6 +38,7 @@ from typing import Any
 
 from lxml import etree
 
+from crawler.extraction.candidates import contains
 from crawler.extraction.thresholds import Thresholds
 from crawler.extraction.tree_text import text_content
 
@@ -135,7 +136,7 @@ def find_head_lead(body: etree._Element, container: etree._Element,
         if el.tag == "h1":
             headline = el
             continue
-        if headline is None or el.tag not in _LEAD_BLOCKS or _inside(el, headline):
+        if headline is None or el.tag not in _LEAD_BLOCKS or contains(headline, el):
             continue
         text = " ".join(text_content(el).split())
         chars = len(text) - text.count(" ")
@@ -149,11 +150,6 @@ def find_head_lead(body: etree._Element, container: etree._Element,
             return None
         return el
     return None
-
-
-def _inside(el: etree._Element, ancestor: etree._Element) -> bool:
-    """Whether ``el`` lies inside ``ancestor``."""
-    return any(anc is ancestor for anc in el.iterancestors())
 
 
 def add_declared_lead(body: etree._Element, container: etree._Element,

@@ -154,9 +154,18 @@ def holds_story(container: etree._Element, t: Thresholds,
     text (a landing page of short tiles and buttons, a grid of cards, is no story)."""
     if blocks is None:
         blocks = text_blocks(container)
-    prose = sum(b.prose for b in blocks if is_prose(b, t))
-    total = sum(b.chars for b in blocks)
-    return prose >= t.tail_story_min_chars and prose >= t.tail_story_share * total
+    prose = story_prose(blocks, t)
+    return prose >= t.tail_story_min_chars and prose >= t.tail_story_share * all_chars(blocks)
+
+
+def story_prose(blocks: list[TextBlock], t: Thresholds) -> int:
+    """Characters of the blocks' prose (:func:`is_prose` blocks, their text outside links)."""
+    return sum(b.prose for b in blocks if is_prose(b, t))
+
+
+def all_chars(blocks: list[TextBlock]) -> int:
+    """Characters of the blocks' text."""
+    return sum(b.chars for b in blocks)
 
 
 def under_heading(blocks: list[TextBlock], at: int) -> list[TextBlock]:
@@ -200,7 +209,7 @@ def trim_story_tail(container: etree._Element, t: Thresholds,
     for block in reversed(headed_nothing):  # a heading over an emptied subsection goes too
         gone.add(id(block))
     doomed += headed_nothing
-    story = sum(b.prose for b in blocks if is_prose(b, t))
+    story = story_prose(blocks, t)
     if sum(b.chars for b in doomed) > t.tail_max_share * story:
         return 0  # a hub's index after its introduction, not a story's teasers
     return remove_blocks(doomed, container, trace, TAIL_RULE,
