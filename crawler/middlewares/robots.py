@@ -124,10 +124,10 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
         #: The answer each host's robots.txt gave, with its Sitemap: lines for a body, until a
         #: request marked REUSE_ROBOTS_META takes it.
         self._answers: dict[str, Response] = {}
-        #: Hosts whose robots.txt could not be read (disallowed whole).
-        self._unreadable: set[str] = set()
-        #: Hosts whose robots.txt redirects without end (no robots.txt: allowed whole).
-        self._endless: set[str] = set()
+        #: Hosts whose robots.txt gave no rules to read, with why its Sitemap: lines are not
+        #: searched: one that could not be read (the host disallowed whole), one that redirects
+        #: without end (no robots.txt: the host allowed whole).
+        self._no_sitemaps: dict[str, str] = {}
 
     async def process_request(self, request: Request,
                               spider: Spider | None = None) -> Response | None:
@@ -139,14 +139,10 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
         url = urlparse_cached(request)
         if url.path != "/robots.txt":
             return None
-        if url.netloc in self._unreadable:
+        why = self._no_sitemaps.get(url.netloc)
+        if why is not None:
             self._stats.inc_value("robotstxt/sitemaps_not_searched")
-            raise IgnoreRequest(f"robots.txt of {url.netloc} could not be read: its host is "
-                                "disallowed, its Sitemap: lines not searched")
-        if url.netloc in self._endless:
-            self._stats.inc_value("robotstxt/sitemaps_not_searched")
-            raise IgnoreRequest(f"robots.txt of {url.netloc} redirects without end: no Sitemap: "
-                                "lines to search")
+            raise IgnoreRequest(f"robots.txt of {url.netloc} {why}")
         answer = self._answers.get(url.netloc)
         if answer is None:
             return None
@@ -226,7 +222,7 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
         logger.warning("robots.txt of %s redirects without end (%s): taken as no robots.txt, as "
                        "RFC 9309 allows past five redirects; everything on that host may be "
                        "fetched", netloc, why[:200])
-        self._endless.add(netloc)
+        self._no_sitemaps[netloc] = "redirects without end: no Sitemap: lines to search"
         self._resolve(netloc, build_from_crawler(self._parserimpl, self.crawler, b""))
 
     def _disallow_all(self, netloc: str, why: str) -> None:
@@ -234,7 +230,8 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
         self._stats.inc_value("robotstxt/unreadable")
         logger.error("robots.txt of %s could not be read completely (%s): nothing on that host "
                      "will be fetched, as if it said 'Disallow: /'", netloc, why)
-        self._unreadable.add(netloc)
+        self._no_sitemaps[netloc] = ("could not be read: its host is disallowed, its Sitemap: "
+                                     "lines not searched")
         self._resolve(netloc, build_from_crawler(self._parserimpl, self.crawler, DISALLOW_ALL))
 
     def _resolve(self, netloc: str, parser: RobotParser) -> None:
