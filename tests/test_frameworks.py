@@ -319,6 +319,28 @@ RULE_CASES = [
      "Previous pilots and tugs</a></div></footer></main></div></div></body></html>",
      ["harbour-tides", "Install", "Use", "API", "Paragraph 0:", "Paragraph 3:"],
      ["Section titled", "Tide tables of the pier", "On this page", "Previous pilots"]),
+    # Starlight's asides (`:::tip[Title]` and the <Aside> component) are the writer's callouts
+    # between the paragraphs, though an aside; the right sidebar's aside is not.
+    ("starlight",
+     "<html><head><title>Harbour server | Harbour Notes</title><meta name='generator' content="
+     "'Astro v7.3.5'/><meta name='generator' content='Starlight v0.42.4'/></head><body><div class="
+     "'page sl-flex'><div class='main-frame'><aside class='right-sidebar-container'><starlight-toc>"
+     "<nav><h2>On this page</h2><a href='#_top'>Overview</a></nav></starlight-toc></aside><main "
+     "data-pagefind-body><div class='content-panel'><h1 id='_top'>Harbour server</h1></div><div "
+     "class='content-panel'><div class='sl-markdown-content'>" + STORY_PARAGRAPHS + "<aside "
+     "aria-label='Before you start' class='starlight-aside starlight-aside--tip'><p class="
+     "'starlight-aside__title' aria-hidden='true'><svg viewBox='0 0 24 24' class="
+     "'starlight-aside__icon'><path d='M1 1'/></svg>Before you start</p><div class="
+     "'starlight-aside__content'><p>Check that the old laptop boots from its new disk with the "
+     "lid closed before it goes on the shelf.</p></div></aside><aside aria-label='Caution' class="
+     "'starlight-aside starlight-aside--caution'><p class='starlight-aside__title' aria-hidden="
+     "'true'>Caution</p><div class='starlight-aside__content'><p>Some firmware refuses to start "
+     "without a display attached.</p></div></aside></div><footer class='sl-flex'><div class="
+     "'pagination-links'><a href='/pilots/'>Previous pilots and tugs</a></div></footer></div>"
+     "</main></div></div></body></html>",
+     ["Harbour server", "Paragraph 3:", "boots from its new disk",
+      "refuses to start without a display"],
+     ["On this page", "Previous pilots"]),
     # MkDocs' built-in themes write no generator and Sphinx-like header links: the built-in
     # search plugin's script names them.
     ("mkdocs",
