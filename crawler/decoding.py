@@ -115,6 +115,39 @@ def is_page_charset(codec: str) -> bool:
         return False
 
 
+#: The encodings of the WHATWG Encoding Standard (the only ones browsers read a page in), by
+#: a label of each, with UTF-32, which Python reads and this crawl has always accepted. Python
+#: knows a hundred more codecs that read ASCII as ASCII (``charmap``, ``palmos``, ``koi8_t``,
+#: ``cp850``, ``hz``...); a browser ignores such a declaration and reads the bytes, and so
+#: does :func:`choose_charset`. ``x-mac-cyrillic`` is spelt as Python knows it.
+_ENCODING_STANDARD = (
+    "utf-8", "ibm866", "iso-8859-2", "iso-8859-3", "iso-8859-4", "iso-8859-5", "iso-8859-6",
+    "iso-8859-7", "iso-8859-8", "iso-8859-10", "iso-8859-13", "iso-8859-14", "iso-8859-15",
+    "iso-8859-16", "koi8-r", "koi8-u", "macintosh", "windows-874", "windows-1250",
+    "windows-1251", "windows-1252", "windows-1253", "windows-1254", "windows-1255",
+    "windows-1256", "windows-1257", "windows-1258", "mac-cyrillic", "gbk", "gb18030", "big5",
+    "euc-jp", "iso-2022-jp", "shift_jis", "euc-kr", "utf-16be", "utf-16le")
+
+
+def _web_charsets() -> frozenset[str]:
+    """The Python codecs of :data:`_ENCODING_STANDARD` (as :func:`codec_name` resolves them)
+    and :data:`WIDE_CHARSETS`; checked when loaded: each label must name a page charset."""
+    codecs_of = {label: codec_name(label) for label in _ENCODING_STANDARD}
+    unknown = sorted(label for label, codec in codecs_of.items() if codec is None)
+    if unknown:
+        raise ValueError(f"charsets of the Encoding Standard Python does not read: {unknown}")
+    return frozenset(codec for codec in codecs_of.values() if codec) | WIDE_CHARSETS
+
+
+def declared_codec(label: str | None) -> str | None:
+    """The codec a charset declaration (HTTP header, ``<meta>``) names, None when browsers
+    would ignore it: no page charset (:func:`codec_name`), or none of the web's
+    (:data:`WEB_CHARSETS`: ``charmap`` or ``palmos`` were taken as declarations, and their
+    text kept against the bytes, as a browser never reads it)."""
+    codec = codec_name(label)
+    return codec if codec in WEB_CHARSETS else None
+
+
 def decodes(body: bytes, codec: str) -> bool:
     """Whether the body decodes with the codec without a single error."""
     try:
@@ -191,6 +224,8 @@ UTF8_MIN_VALID_CHARS = 8
 #: Mess ratio (charset-normalizer) above which a declared charset's text is checked against
 #: detection; text in its right charset scores near 0, mojibake 0.1 and more.
 SUSPICIOUS_MESS = 0.1
+#: Codecs a page may declare (:func:`declared_codec`).
+WEB_CHARSETS = _web_charsets()
 
 
 @dataclass(frozen=True)
@@ -231,7 +266,7 @@ def choose_charset(body: bytes, header_label: str | None,
             return CharsetChoice(codec_name(name) or name, "bom", "declared", "byte-order mark",
                                  bom=bom)
     sample = body[:DETECT_SAMPLE]
-    declared = [(source, label, codec_name(label)) for source, label in
+    declared = [(source, label, declared_codec(label)) for source, label in
                 (("header", header_label), ("meta", meta_label)) if label]
     known = [(source, label, codec) for source, label, codec in declared if codec]
     named = ", ".join(f"{source} {label}" for source, label, _ in declared) or "nothing"

@@ -9,7 +9,7 @@ import pytest
 from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
-from crawler.decoding import decode_page
+from crawler.decoding import CharsetChoice, choose_charset, decode_page
 from crawler.middlewares.charset import CharsetMiddleware
 from crawler.extraction import extract
 
@@ -95,3 +95,34 @@ def test_the_crawl_reads_a_page_declaring_such_a_codec(label: str, before: str) 
     fixed = CharsetMiddleware(get_crawler()).process_response(response.request, response)
     assert fixed.text == html, (label, before)
 
+
+
+#: Python codecs that read ASCII as ASCII but are no encoding of the web (browsers ignore such a
+#: label), declared by a page of windows-1252 bytes: (label, what the text read before).
+NOT_WEB_CHARSETS = [
+    ("charmap", "Latin-1: the euro sign and the quotes turned into C1 control characters"),
+    ("palmos", "Palm OS: the quotes and the dash read as other characters"),
+    ("koi8_t", "Tajik Cyrillic letters"),
+    ("cp850", "DOS box-drawing characters"),
+]
+LEGACY_PAGE = ("<html><head><meta charset=\"{}\"><title>Charset</title></head><body><article>"
+               + "".join(f"<p>{TEXT} A “quoted” line — paragraph {i} of the story.</p>"
+                         for i in range(6))
+               + "</article></body></html>")
+
+
+@pytest.mark.parametrize("label, before", NOT_WEB_CHARSETS, ids=[c[0] for c in NOT_WEB_CHARSETS])
+def test_a_codec_no_browser_knows_is_no_declaration(label: str, before: str) -> None:
+    """The bytes decide, as for a page declaring nothing: the text is the windows-1252 it is
+    (in the crawl's charset middleware, in the decoder, in extraction), and a label of the web
+    spelt in Python's way (``latin1``, ``utf_8``) still counts."""
+    html = LEGACY_PAGE.format(label)
+    body = html.encode("cp1252")
+    assert decode_page(body) == (html, "cp1252"), before
+    response = HtmlResponse("https://example.org/a", body=body)
+    fixed = CharsetMiddleware(get_crawler()).process_response(response.request, response)
+    assert fixed.text == html, before
+    assert "A “quoted” line — paragraph 5" in extract(body, "https://example.org/a").content_text
+    assert choose_charset(body, None, label).outcome == "detected"
+    assert choose_charset(body, None, "latin1") == CharsetChoice("cp1252", "meta", "declared")
+    assert choose_charset(html.encode(), "utf_8", None).source == "header"

@@ -24,7 +24,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response, TextResponse
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding
 
-from crawler.decoding import choose_charset, codec_name
+from crawler.decoding import choose_charset, codec_name, declared_codec
 from crawler.startup import read_switch
 
 logger = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ class CharsetMiddleware:
             logger.warning("Charset of %s unknown (%s); decoding as %s with replacements",
                            response.url, choice.why, response.encoding)
             return response
-        disagree = bool(header and meta and codec_name(header) != codec_name(meta))
+        disagree = bool(header and meta and declared_codec(header) != declared_codec(meta))
         if choice.outcome != "declared" or disagree:
             self.stats.inc_value(f"charset/won/{choice.source}")
         if choice.outcome != "declared":
