@@ -13,7 +13,8 @@ crawl must end by itself before that) or when it ends by itself.
 Two more cases, not run unless named: ``full``, the crawl of the whole hostile server that
 ``tests/test_hostile.py`` makes (its settings; the never-answering page costs its attempts of
 DOWNLOAD_TIMEOUT, nothing else should wait), and ``malformed``, the extraction time of each
-malformed page of the server (median of ``--repeat`` runs, in this process).
+malformed page of the server and of a 6 MB link farm that falls back on trafilatura (median of
+``--repeat`` runs, in this process).
 
     python benchmarks/hostile.py [--project DIR] [--links 200000] [--sitemap-urls 50000]
                                  [--cases links,sitemap,...,full,malformed] [--seconds 120]
@@ -105,13 +106,13 @@ def run_case(project: Path, server: HostileServer, name: str, start: str, prefix
 
 
 def time_malformed_extraction(repeat: int) -> list[dict]:
-    """Median seconds of extracting each malformed page of the hostile server (in this
-    process, with this checkout's extraction)."""
+    """Median seconds of extracting each malformed page of the hostile server and a link farm
+    (in this process, with this checkout's extraction)."""
     from crawler.extraction import extract
 
     results = []
     for maker in (pages.unclosed_tags_page, pages.nested_tables_page, pages.null_bytes_page,
-                  pages.long_line_page):
+                  pages.long_line_page, pages.link_farm_page):
         body = maker()
         html = body.decode("utf-8") if isinstance(body, bytes) else body
         times = []

@@ -428,3 +428,38 @@ def test_every_threshold_says_what_it_means() -> None:
                   and isinstance(body[i + 1], ast.Expr)
                   and isinstance(body[i + 1].value, ast.Constant)}
     assert documented == {f.name for f in dataclasses.fields(Thresholds)}
+
+
+
+#: A page whose trafilatura fast result does not validate (too short), as a link farm's fails
+#: on link density.
+SHORT_NOTE = "<html><body><span>Just a short note about the harbour.</span></body></html>"
+
+
+@pytest.mark.parametrize("max_elements, modes", [
+    (None, [True, False]),  # a page of a usual size, the engine's bound
+    (1, [True]),  # a page over the bound (its two elements stand for a 6 MB link farm's)
+], ids=["usual page: fast, then full", "large page: fast only"])
+def test_the_fallback_runs_trafilatura_once_on_a_large_page(
+        monkeypatch: pytest.MonkeyPatch, max_elements: int | None, modes: list[bool]) -> None:
+    """When the fast result does not validate, the full mode, which repeats the fast mode's
+    extraction, runs only on a page of at most ``fallback_full_mode_max_elements`` elements (a
+    6 MB link farm, whose fast result fails on link density, spent 31 s in the two, past the
+    extraction timeout, and was stored without content); the fast result is then the page's
+    content."""
+    import crawler.extraction.stages as stages
+
+    called: list[bool] = []
+    original = stages._trafilatura_element
+
+    def counting(tree, url, fast):  # type: ignore[no-untyped-def]
+        called.append(fast)
+        return original(tree, url, fast)
+
+    monkeypatch.setattr(stages, "_trafilatura_element", counting)
+    t = THRESHOLDS if max_elements is None else \
+        dataclasses.replace(THRESHOLDS, fallback_full_mode_max_elements=max_elements)
+    result = extract(SHORT_NOTE, "https://example.org/note", thresholds=t)
+    assert called == modes
+    assert result.method == "trafilatura"
+    assert result.content_text == "Just a short note about the harbour."

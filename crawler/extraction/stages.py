@@ -408,9 +408,14 @@ def trafilatura_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | 
 
 
 def _trafilatura_candidate(page: PageAnalysis) -> Candidate | None:
-    """trafilatura's main content as a candidate (the last one tried when none validates)."""
+    """trafilatura's main content as a candidate (the last one tried when none validates). The
+    full mode is run only on a page of at most ``fallback_full_mode_max_elements`` elements: it
+    repeats the fast mode's extraction, so on a large page (a link farm) the two took twice the
+    time the page is worth."""
     cand = None
-    for fast in (True, False):
+    modes = (True, False) if len(page.stats) <= page.thresholds.fallback_full_mode_max_elements \
+        else (True,)
+    for fast in modes:
         element = _trafilatura_element(page.tree, page.url, fast=fast)
         if element is None:
             continue

@@ -225,6 +225,15 @@ def long_line_page(size: int = 5 * 1024 * 1024) -> bytes:
     return head + unit * count + tail
 
 
+def link_farm_page(links: int = 100_000) -> bytes:
+    """A page of nothing but linked paragraphs (6 MB by default, just under the extraction's
+    ``MAX_HTML_BYTES``): no container validates, and trafilatura's fast result
+    fails on link density, so the extraction falls back on trafilatura's modes."""
+    body = "".join(f'<p><a href="/p/{i}">link number {i} to somewhere</a></p>'
+                   for i in range(links))
+    return f"<html><head><title>Links</title></head><body>{body}</body></html>".encode()
+
+
 def null_bytes_page() -> bytes:
     """An article with NUL bytes inside tags, attributes and text."""
     page = article("Null bytes", [f"Null\x00 bytes paragraph {i}. " + FILLER for i in range(5)])
