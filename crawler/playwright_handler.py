@@ -64,7 +64,10 @@ navigating before it had loaded ran to the render's time limit, alone too, said 
 whose server never finished its answer. The windows a rendered page's scripts open
 (``window.open``) are not opened by the headless shell, and closed as they open in a browser
 that opens them (``render_navigation.PopupCloser``, ``render/popups_closed``); a download a page's script starts
-is cancelled (``render_navigation.DownloadCanceller``, ``render/downloads_cancelled``).
+is cancelled (``render_navigation.DownloadCanceller``, ``render/downloads_cancelled``), in the
+pool and alone. A page whose script starts one before the page has loaded never loads: it fails
+at the render's time limit with a line naming the download (``render/download_before_load``),
+not rendered again alone.
 """
 
 from __future__ import annotations
@@ -113,6 +116,8 @@ SCRIPT_NAVIGATIONS_MAX = 3
 #: ``Request.meta`` key: the render's page has its navigations refused (a page navigating
 #: forever), so it is closed after the render instead of serving another.
 NAVIGATION_HELD_META = "render_navigation_held"
+#: Meta key: the URL of a download the page's script started during its last render (cancelled).
+DOWNLOAD_STARTED_META = "render_download_started"
 #: Playwright's message of a page method whose document a navigation replaced.
 _CONTEXT_DESTROYED = "Execution context was destroyed"
 
@@ -350,6 +355,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                                           self._render_deadline_s)
         except RENDER_TIMEOUTS as exc:
             self.stats.inc_value("render/timeout_unpooled")
+            if DOWNLOAD_STARTED_META in meta:
+                raise self._sent_to_download(request) from exc
             if not owns_page:
                 self.stats.inc_value("render/timeout_rendered_alone")
                 logger.info("Rendering %s in browser context %r timed out (%s): rendering it "
@@ -376,6 +383,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         (``NavigationHold``): a page navigating forever is stored as it stands, and closed
         after instead of serving another render."""
         request.meta.pop(NAVIGATION_HELD_META, None)  # said of an earlier attempt's page
+        request.meta.pop(DOWNLOAD_STARTED_META, None)
+        self._downloads.take(page)  # one an earlier render of this pooled page started
         hold = NavigationHold(page, SCRIPT_NAVIGATIONS_MAX)
         hold.start()
         self._downloads.rendering(request.url, True)
@@ -383,6 +392,9 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
             return await super()._download_request_with_page(request, page, spider)
         finally:
             self._downloads.rendering(request.url, False)
+            download_url = self._downloads.take(page)
+            if download_url:
+                request.meta[DOWNLOAD_STARTED_META] = download_url
             await hold.stop()
             if hold.held:
                 request.meta[NAVIGATION_HELD_META] = True
@@ -521,10 +533,25 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
             logger.info("Rendering %s stopped (its renderer stalled): rendering it again alone",
                         request.url)
         except RENDER_TIMEOUTS as exc:
+            if DOWNLOAD_STARTED_META in request.meta:
+                raise self._sent_to_download(request) from exc
             self.stats.inc_value("render/timeout_rendered_alone")
             logger.info("Rendering %s timed out (%s): rendering it again alone", request.url,
                         type(exc).__name__)
         return await self._render_alone(request, spider)
+
+    def _sent_to_download(self, request: Request) -> RenderTimeout:
+        """The failure of a render past its time limit during which the page's script sent
+        the browser to a download (cancelled): the page never fired its load event, whatever
+        its server did; said so, counted, not rendered again (it would do the same)."""
+        self.stats.inc_value("render/download_before_load")
+        logger.warning("Rendering %s: its script sent the browser to a download (%s, cancelled) "
+                       "before the page had loaded, and the page never finished loading within "
+                       "the render's time limit (%.1f s): not stored, not rendered again "
+                       "(render/download_before_load)", request.url,
+                       str(request.meta[DOWNLOAD_STARTED_META])[:300], self._render_deadline_s)
+        return RenderTimeout("the page's script sent the browser to a download before the page "
+                             "had loaded")
 
     async def _watch_renderer(self, pool: PagePool) -> None:
         """While pooled renders are in flight, check that their renderer answers a trivial
@@ -579,6 +606,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
             page: Page | None = None
             try:
                 page = await context.new_page()
+                self._popups.watch(page)
+                self._downloads.watch(page)
                 session = await context.new_cdp_session(page)
                 self._alone_sessions[page] = session
                 meta["playwright_page"] = page
@@ -587,6 +616,8 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                     return await asyncio.wait_for(super()._download_request(request, spider),
                                                   self._render_deadline_s)
                 except RENDER_TIMEOUTS as exc:
+                    if DOWNLOAD_STARTED_META in meta:
+                        raise self._sent_to_download(request) from exc
                     # a navigation never committed (no answer came) left the new page blank,
                     # and nothing of it runs; a committed one may hold a busy script
                     if page.url == BLANK_PAGE or not await renderer_is_busy(session):
@@ -611,6 +642,7 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 meta.pop("playwright_include_page", None)
                 if page is not None:
                     self._alone_sessions.pop(page, None)
+                    self._downloads.take(page)  # one started after the render: page closing
                 try:
                     await context.close()
                 except Exception as exc:  # the browser may be gone; the context with it
@@ -687,6 +719,7 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
             pool.idle.append(page)
             return
         pool.forget(page)
+        self._downloads.take(page)
         try:
             await page.close(run_before_unload=False)
         except Exception as exc:  # the browser may be gone; the page is then gone with it

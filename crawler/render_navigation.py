@@ -123,6 +123,8 @@ class DownloadCanceller:
         self._rendering: dict[str, int] = {}
         #: Cancellations under way (held so that none is collected before it runs).
         self._cancelling: set[asyncio.Future] = set()
+        #: The URL of the last download cancelled, by the page that started it, until taken.
+        self._cancelled_on: dict[Any, str] = {}
 
     def watch(self, page: Page) -> None:
         """Cancel the downloads ``page`` starts from now on."""
@@ -136,9 +138,15 @@ class DownloadCanceller:
         else:
             self._rendering.pop(url, None)
 
+    def take(self, page: Page) -> str | None:
+        """The URL of the last download ``page`` started and that was cancelled since this was
+        last asked (None when none was), forgotten once told."""
+        return self._cancelled_on.pop(page, None)
+
     def _started(self, download: Download) -> None:
         if download.url in self._rendering:
             return
+        self._cancelled_on[download.page] = download.url
         self._on_cancelled(download)
         run_soon(self._cancel(download), self._cancelling)
 

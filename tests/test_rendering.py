@@ -558,3 +558,32 @@ def test_a_download_a_rendered_page_starts_is_cancelled(tmp_path: Path, chromium
     assert (f"A rendered page's script started a download ({server.base}/script/endless): "
             "cancelled") in result.log
     assert "Traceback" not in result.log
+
+
+def test_a_rendered_page_sent_to_a_download_before_it_loads_is_named(
+        tmp_path: Path, chromium_path: str) -> None:
+    """A page whose script sends the browser to a download as it is read, before the page has
+    loaded: the page never fires its load event and fails at the render's time limit. Before,
+    it was rendered again alone, where its endless download ran uncancelled until the context
+    closed, and failed with a line blaming its server (``its server never completed the
+    answer``); now it fails at the first limit with a line naming the download, counted, and
+    the page beside it is stored."""
+    server = HostileServer().start()
+    try:
+        result = run_crawl(",".join(f"{server.base}{path}" for path in (
+            "/script/download-early", "/ok/1")), tmp_path,
+            spider_args={"render": "always", "sitemaps": "false", "follow_links": "false"},
+            settings={"QUALITY_GATE_MIN_SCORE": 0, "RENDER_TIMEOUT_MS": 4000})
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    stored = {url.removeprefix(server.base) for url in result.urls()}
+    assert stored == {"/ok/1"}  # what must stay
+    assert result.stats["render/download_before_load"] == 1
+    assert (f"Rendering {server.base}/script/download-early: its script sent the browser to a "
+            f"download ({server.base}/script/endless, cancelled) before the page had loaded"
+            ) in result.log
+    assert "its server never completed the answer" not in result.log  # what must go
+    assert "render/timeout_rendered_alone" not in result.stats
+    assert result.stats["render/downloads_cancelled"] == 1
+    assert "Traceback" not in result.log

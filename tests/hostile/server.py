@@ -516,7 +516,8 @@ class HostileHandler(BaseHTTPRequestHandler):
     def script(self, rest: str, query: dict, count: int) -> None:
         """A page whose script opens three windows of pages like itself (``popups``), each of
         which would open three more; one whose script starts the download of an endless file
-        (``download``; ``endless`` streams it until the client hangs up); a page served as an
+        (``download``; ``endless`` streams it until the client hangs up), and one whose script
+        does so before the page has loaded (``download-early``); a page served as an
         attachment (``attachment``)."""
         if rest == "endless":
             self.send_response(200)
@@ -528,7 +529,8 @@ class HostileHandler(BaseHTTPRequestHandler):
             return
         script = {"popups": 'for (let n = 0; n < 3; n++) window.open("/script/popups?" '
                             "+ Math.random());",
-                  "download": 'setTimeout(() => { location.href = "/script/endless"; }, 10);'
+                  "download": 'setTimeout(() => { location.href = "/script/endless"; }, 10);',
+                  "download-early": 'location.href = "/script/endless";'
                   }.get(rest, "")
         headers = ({"Content-Disposition": 'attachment; filename="page.html"'}
                    if rest == "attachment" else None)
