@@ -15,6 +15,7 @@ import yaml
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
+from crawler.extraction.metadata_cues import MetadataCues, metadata_cues_from_data
 from crawler.extraction.month_names import MonthNames, month_names_from_data
 from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.vocabulary import hides, unknown_tags
@@ -128,6 +129,9 @@ class RuleSet:
     cleaning: CleaningRules = field(default_factory=CleaningRules)
     months: MonthNames = field(default_factory=MonthNames)
     """The month names of ``dates.yaml`` (metadata reads them in the dates a page shows)."""
+    cues: MetadataCues = field(default_factory=MetadataCues)
+    """The words of ``metadata.yaml`` metadata reads around names and dates (bylines, job
+    titles, update labels), of every language listed."""
     errors: tuple[str, ...] = ()
     folder: str = ""
 
@@ -375,6 +379,14 @@ def _load_rules_cached(folder: Any) -> RuleSet:
             months = month_names_from_data(data.get("month_names") or {}, errors)
     except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
         errors.append(f"dates.yaml: {exc}")
+    cues = MetadataCues()
+    try:
+        cues_file = folder / "metadata.yaml"
+        if cues_file.is_file():
+            data = _parse_file("metadata.yaml", cues_file.read_text(encoding="utf-8"))
+            cues = metadata_cues_from_data(data, errors, months.by_language)
+    except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
+        errors.append(f"metadata.yaml: {exc}")
     unknown = sorted(cleaning.discussion_frameworks - {rule.name for rule in frameworks})
     if unknown:
         errors.append(f"cleaning.yaml: discussion_frameworks names no framework rule: "
@@ -382,7 +394,7 @@ def _load_rules_cached(folder: Any) -> RuleSet:
     for error in errors:
         logger.warning("site rule problem: %s", error)
     return RuleSet(frameworks=tuple(frameworks), domains=tuple(domains), cleaning=cleaning,
-                   months=months, errors=tuple(errors), folder=str(folder))
+                   months=months, cues=cues, errors=tuple(errors), folder=str(folder))
 
 
 def load_rules(folder: str | Path | None = None) -> RuleSet:

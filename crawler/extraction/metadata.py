@@ -15,6 +15,7 @@ from lxml.html import HtmlElement
 
 from crawler.extraction.date_cues import may_hold_date
 from crawler.extraction.frameworks import RuleSet, load_rules
+from crawler.extraction.metadata_cues import MetadataCues
 from crawler.extraction.month_names import MonthNames
 from crawler.extraction.addresses import join_url
 from crawler.extraction.story_tail import more_chars_than, non_space_chars
@@ -35,9 +36,6 @@ invisible separator: no whitespace, so a run of spaces around it is not one with
 #: Separators between a page title and the site name in ``<title>``.
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»«/~]\s+|\s*[|·•»«]\s*|\s+::\s+")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
-_BYLINE_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|written by|posted by|author)\s*:?\s+",
-                            re.IGNORECASE)
-_AUTHOR_SPLIT = re.compile(r"\s*(?:,\s*and\s+|,\s*&\s*|\s+and\s+|\s*&\s*|\s*,\s*|\s*;\s*|\s*\|\s*)\s*")
 
 
 @dataclass
@@ -347,53 +345,33 @@ def _pick_title(tags: _Tags, sd: StructuredData, site_names: list[str]) -> tuple
 
 # --------------------------------------------------------------------------- authors
 
-def _split_authors(text: str) -> list[str]:
+def _split_authors(text: str, cues: MetadataCues) -> list[str]:
     """Individual names from a byline string ("By A, B and C"), job titles after a comma dropped."""
-    text = _BYLINE_PREFIX.sub("", text.strip())
-    parts = [p.strip(" ,.;:") for p in _AUTHOR_SPLIT.split(text)]
+    text = cues.byline_prefix.sub("", text.strip())
+    parts = [p.strip(" ,.;:") for p in cues.author_split.split(text)]
     names = [p for p in parts if p and len(p) < 80]
     # "Jane Doe, Senior Editor": keep the name when the rest does not look like names.
-    if len(names) > 1 and all(_looks_like_role(p) for p in names[1:]):
+    if len(names) > 1 and all(_looks_like_role(p, cues) for p in names[1:]):
         return names[:1]
     return names
 
 
-_ROLE_WORDS = re.compile(r"\b(editor|writer|expert|author|reporter|correspondent|contributor|staff|"
-                         r"founder|ceo|director|manager|reviewer|columnist|journalist|team|attorney|"
-                         r"lawyer|consultant|specialist|analyst|officer|president|moderator|"
-                         r"updated|published|md|phd|rn|rd)\b", re.IGNORECASE)
-
-
-def _looks_like_role(text: str) -> bool:
+def _looks_like_role(text: str, cues: MetadataCues) -> bool:
     """Whether a byline fragment is a job title or credential rather than a name."""
-    return bool(_ROLE_WORDS.search(text)) or not text[:1].isupper()
+    return bool(cues.role_word.search(text)) or not text[:1].isupper()
 
 
-_NAME_LEAD = re.compile(r"^.{0,24}?\b(?:by|von|par|por|door|about|via)\s*:?\s+|^\s*(?:author|authors)\s*:?\s*",
-                        re.IGNORECASE)
-_NAME_STOP = re.compile(
-    r"\s*(?:\b(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b"
-    r"|\b(?:january|february|march|april|june|july|august|september|october|november|december|"
-    r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?(?=\s*\d|\s*$)"
-    r"|\b(?:last\s+)?(?:updated|published|posted|modified|reviewed)\b"
-    r"|(?<![^\W_])\d|[»«|•·])", re.IGNORECASE)
-#: Job titles and verbs that follow a name in visible bylines ("Jane Doe Senior Editor", "Jane says").
-_ROLE_STOP = re.compile(
-    r"\s*(?:\b(?:former|senior|staff|contributing|associate|managing|chief|lead|content|big)\s+\w+"
-    r"|(?-i:(?<=[a-z])(?=[A-Z][a-z]+ at ))"
-    r"|\b(?:writer|editor|founder|owner|reporter|contributor|moderator|says|wrote)\b)", re.IGNORECASE)
-_NOT_NAMES = frozenset({"the author", "author", "admin", "administrator", "editor", "staff", "guest",
-                        "anonymous", "written by", "posted by", "by", "unknown"})
-
-
-def _clean_name(text: str, visible: bool = True) -> str | None:
+def _clean_name(text: str, cues: MetadataCues, visible: bool = True) -> str | None:
     """A name from a byline's text: lead-ins ("Text by"), dates, counters and (visible bylines) roles removed."""
     text = _WS.sub(" ", text).strip()
-    text = _NAME_LEAD.sub("", text, count=1)
-    for stop in (_NAME_STOP, _ROLE_STOP) if visible else (_NAME_STOP,):
+    text = cues.name_lead.sub("", text, count=1)
+    for stop in (cues.name_stop, cues.role_stop) if visible else (cues.name_stop,):
         m = stop.search(text)
         if m:
             text = text[: m.start()]
+    tail = cues.month_tail.search(text)
+    if tail and len(text[: tail.start()].split()) != 1:  # a given name before: a surname
+        text = text[: tail.start()]
     text = re.split(r"\s[|•·–—]\s|\s+-\s+|\n", text)[0].strip(" ,.;:-")
     words = text.split()
     half = len(words) // 2
@@ -401,20 +379,20 @@ def _clean_name(text: str, visible: bool = True) -> str | None:
         text = " ".join(words[:half])  # "Jane Doe Jane Doe": name repeated by responsive markup
     if not text or len(text) > 60 or len(text.split()) > 6 or not re.search(r"[^\W\d_]", text):
         return None
-    if text.casefold() in _NOT_NAMES or ("." in text and " " not in text) \
+    if text.casefold() in cues.not_names or ("." in text and " " not in text) \
             or is_placeholder(text):  # template keys: page.author; a script's "undefined"
         return None
     return text
 
 
-def _meta_authors(tags: _Tags) -> list[str]:
+def _meta_authors(tags: _Tags, cues: MetadataCues) -> list[str]:
     """Authors named by ``<meta name=author>``-style tags."""
     out: list[str] = []
     for meta in tags.metas:
         name = (meta.get("name") or meta.get("property") or "").lower()
         if name in ("author", "dc.creator", "dcterms.creator", "sailthru.author", "parsely-author",
                     "byl", "citation_author"):
-            content = _clean_name(meta.get("content") or "", visible=False)
+            content = _clean_name(meta.get("content") or "", cues, visible=False)
             if content and not content.startswith(("http://", "https://")):
                 out.append(content)
     return out
@@ -436,17 +414,11 @@ def _byline_blocks(tree: HtmlElement) -> Iterator[HtmlElement]:
             yield el
 _BYLINE_CLASS = re.compile(r"(?:^|[\s_-])(?:author|byline)(?:$|[\s_-]|name|Name|__name|-name|-link)|"
                            r"author-?name|authorName|AuthorName|post-author|entry-author|article-author", re.I)
-_NAME = r"(?:[A-Z][\w'’.-]*\.?)(?:\s+(?:[A-Z][\w'’.-]*|van|von|de|der|da|di|la|le)){0,3}"
-#: "By NAME" within one block, or a "By" that is its block's first word and the name in the next
-#: block (a byline laid out in two boxes); never "by" ending a block after other words, as a
-#: table's "Finished by" column heading before a cell of the next column.
-_BY_TEXT = re.compile(r"(?:(?:^|[\s|•·\u2063])(?:[Bb]y|BY|Written by|Posted by|Author:)\s+|"
-                      r"(?:^|\u2063)\s*(?:[Bb]y|BY|Written by|Posted by|Author:)[\s\u2063]+)"
-                      r"(" + _NAME + r"(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME + r"){0,4})")
 
 
 def _byline_authors(view: _PageView) -> list[str]:
     """Authors from visible bylines: author/byline elements, then "By Name" text near the title."""
+    cues = view.cues
     for el in islice(_byline_blocks(view.tree), BYLINE_MAX_BLOCKS):
         if el.tag in ("meta", "link", "script", "style", "img", "body", "html") \
                 or _in_page_frame(el, view.frame_tags) or _is_form_field(el):
@@ -454,13 +426,13 @@ def _byline_authors(view: _PageView) -> list[str]:
         if el.get("class") and not (el.get("rel") == "author" or el.get("itemprop") == "author"
                                     or _BYLINE_CLASS.search(el.get("class"))):
             continue
-        name = _clean_name(element_text(_name_part(el)))
-        if name and not _ROLE_WORDS.search(name.split()[0]):
-            return _split_authors(name)
+        name = _clean_name(element_text(_name_part(el)), cues)
+        if name and not cues.role_word.search(name.split()[0]):
+            return _split_authors(name, cues)
     text = view.around_title(before=300, after=1500, blocks=True)
     title = view.title_text()
     links: str | None = None
-    for m in _BY_TEXT.finditer(text):
+    for m in cues.by_text.finditer(text):
         phrase = m.group(0).strip(" |•·" + BLOCK_BREAK)
         if _shouted(m, text) or (title and phrase in title):
             continue  # capitals that are no name; the title's own words ("Commuting by Bicycle")
@@ -468,8 +440,8 @@ def _byline_authors(view: _PageView) -> list[str]:
             links = _label_texts(view.tree)
         if _in_linked_title(links, phrase):
             continue  # another page's title, a heading or a control ("Filter by Color")
-        names = [n for n in (_clean_name(p) for p in _split_authors(_sentence_end(m.group(1))))
-                 if n]
+        names = [n for n in (_clean_name(p, cues)
+                             for p in _split_authors(_sentence_end(m.group(1)), cues)) if n]
         if names:
             return names
         break
@@ -577,11 +549,11 @@ def _choose_authors(view: _PageView, sd: StructuredData) -> tuple[list[str], str
     source = sd.sources.get("authors", "structured")
     declared = [a for a in sd.authors if not is_placeholder(a)]
     if declared and source != "json-ld-organization":
-        names = [_clean_name(a, visible=False) or a for a in declared]
+        names = [_clean_name(a, view.cues, visible=False) or a for a in declared]
         if source == "microdata":
-            names = [n for a in names for n in _split_authors(a)] or names
+            names = [n for a in names for n in _split_authors(a, view.cues)] or names
         return _unique(names), source
-    meta = _meta_authors(view.tags)
+    meta = _meta_authors(view.tags, view.cues)
     if meta:
         return _unique(meta), "meta"
     byline = _byline_authors(view)
@@ -646,8 +618,6 @@ _VISIBLE_DATE = re.compile(
     r"|(?P<y3>(?:19|20)\d\d)[-/.](?P<m3>\d{1,2})[-/.](?P<d3>\d{1,2})"
     r"|(?P<a4>\d{1,2})[/.](?P<b4>\d{1,2})[/.](?P<y4>(?:19|20)\d\d))\b",
     re.IGNORECASE)
-_MODIFIED_CUE = re.compile(r"(updated|modified|reviewed|revised|last edited|aktualisiert|mis à jour)[^.\n]{0,25}$",
-                           re.IGNORECASE)
 
 
 def _month_word(m: re.Match) -> str | None:
@@ -751,6 +721,7 @@ class _PageView:
         self._tags = tags
         self.months: MonthNames = rules.months
         self.frame_tags: frozenset[str] = rules.cleaning.chrome.frame_tags
+        self.cues: MetadataCues = rules.cues
         self._window: tuple[str, int] | None = None
 
     @property
@@ -787,7 +758,8 @@ def visible_dates(tree: HtmlElement | _PageView, day_first: bool = False,
     for m, month in _date_matches(text, view.months, language):
         iso = _to_date(m, day_first, month)
         if iso:
-            out.append((iso, bool(_MODIFIED_CUE.search(text[max(0, m.start() - 40): m.start()]))))
+            out.append((iso, bool(view.cues.modified_cue.search(text[max(0, m.start() - 40):
+                                                                        m.start()]))))
     return out
 
 
