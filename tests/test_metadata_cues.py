@@ -12,7 +12,7 @@ import pytest
 from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import load_rules
 from crawler.extraction.metadata import Metadata, extract_metadata, visible_dates
-from crawler.extraction.metadata_cues import CUE_KINDS, metadata_cues_from_data
+from crawler.extraction.metadata_cues import CUE_KINDS, MIN_LANGUAGES, metadata_cues_from_data
 from crawler.extraction.structured import parse_structured
 
 
@@ -38,6 +38,8 @@ def _metadata(html: str) -> Metadata:
     ({"speech_verbs": {"en": "says | wrote | says"}},
      "metadata.yaml: speech_verbs en has 'says' twice"),
     (["by"], "metadata.yaml is not a mapping of cue kinds to languages"),
+    ({"speech_verbs": {"en": "says | wrote"}},
+     "metadata.yaml: speech_verbs holds 1 language, fewer than 2"),
 ])
 def test_bad_cues_are_refused_with_a_sentence(data: object, error: str) -> None:
     """A bad entry is one sentence naming the file, the kind and the entry; the sound entries
@@ -67,6 +69,14 @@ def test_the_project_cues_are_sound() -> None:
     assert rules.errors == ()
     assert set(rules.cues.words) <= set(CUE_KINDS)
     assert {"by", "von", "par"} <= rules.cues.not_names
+    assert all(len(languages) >= MIN_LANGUAGES for languages in _shipped().values())
+
+
+def _shipped() -> dict:
+    import yaml
+
+    path = Path(load_rules().folder) / "metadata.yaml"
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("html, author", [
@@ -79,6 +89,14 @@ def test_the_project_cues_are_sound() -> None:
     ("<h1>T</h1><p class='byline'>Por Ana García</p>", "Ana García"),
     ("<h1>T</h1><p class='byline'>Articolo di Mario Rossi</p>", "Mario Rossi"),
     ("<h1>T</h1><p class='byline'>Door Jan de Vries</p>", "Jan de Vries"),
+    # Lead-ins, labels, joiners, verbs and weekdays of other languages.
+    ("<h1>T</h1><p>Geschrieben von Max Muster und Erika Muster</p>", "Max Muster and Erika Muster"),
+    ("<h1>T</h1><p><span>Autor:</span> Petra Ruland</p>", "Petra Ruland"),
+    ("<h1>T</h1><p>Escrito por Jose Pablo Segura Vargas</p>", "Jose Pablo Segura Vargas"),
+    ("<h1>T</h1><p>Écrit par Marie Curie et Pierre Curie</p>", "Marie Curie and Pierre Curie"),
+    ("<h1>T</h1><cite class='fn author'>Karoline Herr</cite> <span>sagt:</span>", "Karoline Herr"),
+    ("<h1>T</h1><p class='byline'>Von Ida Berg am Samstag, 19. Oktober</p>", "Ida Berg"),
+    ("<h1>T</h1><p class='byline'>Veröffentlicht von Chris Jung</p>", "Chris Jung"),
     # A weekday or a month before a day ends the name; a surname that is a month name after a
     # given name stays.
     ("<h1>T</h1><span class='byline'>Rae Lo Monday, 5 May 2024</span>", "Rae Lo"),
@@ -102,6 +120,10 @@ def test_bylines_of_each_language(html: str, author: str | None) -> None:
     ("Veröffentlicht am 5 März 2020", False),
     ("Mis à jour le 5 mars 2020", True),
     ("Publié le 5 mars 2020", False),
+    ("Actualizado el 5 marzo 2020", True),
+    ("Aggiornato il 5 marzo 2020", True),
+    ("Bijgewerkt op 5 maart 2020", True),
+    ("Gepubliceerd op 5 maart 2020", False),
 ])
 def test_update_labels_of_each_language(shown: str, updated: bool) -> None:
     tree = lxml.html.fromstring(f"<html><body><h1>Title</h1><p>{shown}</p></body></html>")

@@ -372,7 +372,7 @@ def _clean_name(text: str, cues: MetadataCues, visible: bool = True) -> str | No
     tail = cues.month_tail.search(text)
     if tail and len(text[: tail.start()].split()) != 1:  # a given name before: a surname
         text = text[: tail.start()]
-    text = re.split(r"\s[|•·–—]\s|\s+-\s+|\n", text)[0].strip(" ,.;:-")
+    text = re.split(r"\s[|•·–—]\s|\s+-\s+|\n", text)[0].strip(" ,.;:-–—")
     words = text.split()
     half = len(words) // 2
     if half and len(words) % 2 == 0 and words[:half] == words[half:]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["MetadataCues", "metadata_cues_from_data", "CUE_KINDS"]
+__all__ = ["MetadataCues", "metadata_cues_from_data", "CUE_KINDS", "MIN_LANGUAGES"]
 
 #: Each kind of cue the file holds and what it is, as the README's table says.
 CUE_KINDS: dict[str, str] = {
@@ -37,6 +37,10 @@ CUE_KINDS: dict[str, str] = {
     "weekday_names": "the names of the days of the week, wide and abbreviated",
     "date_prepositions": "the word ahead of a day or a date ('on')",
 }
+
+#: How many languages every kind of cue holds at least: a cue of one language only reads the
+#: pages of that one.
+MIN_LANGUAGES = 2
 
 #: A cue: lower-case words of letters (an apostrophe inside a word, as in "l'auteur"), apart by
 #: single spaces.
@@ -150,7 +154,8 @@ def metadata_cues_from_data(data: Any, errors: list[str], month_names: Mapping[s
                             source: str = "metadata.yaml") -> MetadataCues:
     """The cues of a parsed metadata file (kind -> language code -> phrases apart by ``|``),
     each checked: a known kind, a language code, each phrase lower-case words of letters, no
-    phrase twice in a language. A bad phrase is reported in ``errors`` and left out.
+    phrase twice in a language, at least :data:`MIN_LANGUAGES` languages a kind. A bad phrase
+    is reported in ``errors`` and left out; a kind of too few languages is reported and kept.
     ``month_names``: each language's month names (``dates.yaml``); those of the languages the
     cues are written in end a name in a byline when a number follows them."""
     if not isinstance(data, Mapping):
@@ -171,6 +176,9 @@ def metadata_cues_from_data(data: Any, errors: list[str], month_names: Mapping[s
             if good:
                 languages_seen.add(str(language))
             found.update(good)
+        if len(languages) < MIN_LANGUAGES:
+            errors.append(f"{source}: {kind} holds {len(languages)} language, fewer than "
+                          f"{MIN_LANGUAGES}: a cue of one language reads only its pages")
         words[kind] = frozenset(found)
     months = {name for language in sorted(languages_seen)
               for name in month_names.get(language, ())}
