@@ -220,6 +220,21 @@ CLEANING_CASES = [
                                                   for i in range(5)) + "</ul></article></main>",
      ["Chapters", "Chapter 0 notes", "Chapter 4 notes", "Paragraph 5 adds"],
      ["Menu entry 0", "Menu entry 4"]),
+    # A client-rendered handbook routes by the fragment: its headings' permalinks name the
+    # section as the route's place (``#/?id=chapters``, the whole heading one link); a link to
+    # another route is no permalink, and the menu under such a heading still goes.
+    ("link list under a section heading whose permalink is a hash route's place kept",
+     f"<main><ul><li><a href='#/a'>Home</a></li><li><a href='#/b'>Docs</a></li></ul><article "
+     f"id='main' class='markdown-section' role='main'><h1 id='handbook'><a href="
+     f"'#/?id=handbook' data-id='handbook' class='anchor'><span>Handbook</span></a></h1>{BODY}"
+     f"<h2 id='chapters'><a href='#/?id=chapters' data-id='chapters' class='anchor'><span>"
+     f"Chapters</span></a></h2><ul>"
+     + "".join(f"<li><a href='#/guide/c{i}'>Chapter {i} notes</a></li>" for i in range(5))
+     + "</ul><h3 id='more'><a href='#/more'>More from us</a></h3><ul>"
+     + "".join(f"<li><a href='#/m{i}'>Menu entry {i}</a></li>" for i in range(5))
+     + "</ul></article></main>",
+     ["Chapters", "Chapter 0 notes", "Chapter 4 notes", "Paragraph 5 adds"],
+     ["Menu entry 0", "Menu entry 4"]),
     ("noscript server rendering",
      f"<div id='app'></div><noscript><div class='topic'>{BODY}</div></noscript>",
      ["Paragraph 5 adds its own detail"], []),

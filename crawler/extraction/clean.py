@@ -503,11 +503,25 @@ _MENU_TAGS = frozenset({"menu"})
 """A list of commands, chrome wherever a page puts it, beside the page chrome's tags."""
 
 
+def _links_to_itself(href: str | None, anchor: str) -> bool:
+    """Whether a heading's link is its permalink: its fragment is the heading's id (``#x``), or,
+    on a page that routes by its fragment, the route's query names the heading as the place in
+    the route's page (``#/guide?id=x``, what a client-rendered documentation site writes, whose
+    fragment is taken by the route)."""
+    if not href or not href.startswith("#"):
+        return False
+    if href == f"#{anchor}":
+        return True
+    route, _, query = href[1:].partition("?")
+    return route.startswith(("/", "!/")) and f"id={anchor}" in query.split("&")
+
+
 def _section_list(el: etree._Element, container: etree._Element,
                   chrome_tags: frozenset[str]) -> bool:
     """Whether a link list is the body of one of the document's own sections: a ``ul``/``ol``
     right after a heading that carries a permalink to itself (``<h2 id="x">..<a href="#x">``,
-    what a Markdown or reStructuredText build writes for every section it renders), the heading
+    what a Markdown or reStructuredText build writes for every section it renders, or a hash
+    route's place ``#/page?id=x``), the heading
     not the first thing of its block, nothing between the list and the container chrome
     (``chrome_tags``: the page chrome's tags of the cleaning rules and ``menu``). A theme's
     menus and a template's related links get no such heading: the list is the author's (the
@@ -518,7 +532,7 @@ def _section_list(el: etree._Element, container: etree._Element,
     if heading is None or heading.tag not in _HEADINGS:
         return False
     anchor = heading.get("id")
-    if not anchor or not any(a.get("href") == f"#{anchor}" for a in heading.iter("a")):
+    if not anchor or not any(_links_to_itself(a.get("href"), anchor) for a in heading.iter("a")):
         return False
     if next(heading.itersiblings(etree.Element, preceding=True), None) is None:
         return False
