@@ -198,6 +198,8 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
                          lambda *a, **k: []),
     "faq-questions": ("crawler.extraction", "keep_declared_questions", lambda *a, **k: 0),
     "price-line": ("crawler.extraction", "drop_price_lines", lambda *a, **k: 0),
+    "page-agree": ("crawler.extraction.stages", "agreement_extra_good",
+                   lambda page: page.thresholds.container_extra_good),
 }
 """Rules that ``--without NAME`` switches off (in the worker processes only) to measure what
 each earns: the function that applies the rule is replaced by one that finds nothing."""

@@ -345,9 +345,15 @@ def contains(outer: etree._Element, inner: etree._Element) -> bool:
 
 def choose(cands: list[Candidate], stats: StatsMap, chrome: PageChrome,
            trace: list[dict[str, Any]] | None = None,
-           t: Thresholds = THRESHOLDS) -> tuple[Candidate | None, str]:
+           t: Thresholds = THRESHOLDS,
+           extra_good: float | None = None) -> tuple[Candidate | None, str]:
     """Pick the content container: valid rules first, then the semantic/pattern candidate that best
-    agrees with the (widened) density winner, then the density winner itself."""
+    agrees with the (widened) density winner, then the density winner itself.
+
+    ``extra_good`` is the share of content-like text a container holding the density winner
+    must add to agree with it (``container_extra_good`` when not given)."""
+    if extra_good is None:
+        extra_good = t.container_extra_good
     valid = [c for c in cands if c.valid]
     rules = [c for c in valid if c.tier == TIER_RULES]
     if rules:
@@ -366,15 +372,16 @@ def choose(cands: list[Candidate], stats: StatsMap, chrome: PageChrome,
         good = _good(c, stats)
         if contains(c.element, best.element):
             extra = c.chars - best.chars
-            extra_good = good - best_good
+            added_good = good - best_good
             if extra <= t.container_extra_chars_share * best.chars \
-                    or extra_good >= t.container_extra_good * extra:
+                    or added_good >= extra_good * extra:
                 agreeing.append((best_good / max(good, 1), c))
                 c.reasons.append(f"contains the density winner; the rest is content-like "
-                                 f"({extra_good}/{extra} chars)")
+                                 f"({added_good}/{extra} chars)")
             else:
                 c.reasons.append(f"contains the density winner but adds mostly other text "
-                                 f"({extra_good}/{extra} content-like chars)")
+                                 f"({added_good}/{extra} content-like chars, "
+                                 f"{extra_good:.0%} needed)")
         elif contains(best.element, c.element):
             share = good / best_good
             if share >= t.inside_share:

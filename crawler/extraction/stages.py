@@ -173,16 +173,38 @@ class Stage:
 
 # --------------------------------------------------------------------------- the stages
 
+PAGE_AGREE_RULE = "page-agree"
+"""The rule's name in the trace and the ablation: on a page that is no article, a container
+holding the density winner agrees with it on a lower share of content-like added text."""
+
+
+def agreement_extra_good(page: PageAnalysis) -> float:
+    """The share of content-like text a semantic/pattern container holding the density winner
+    must add to agree with it. On an article, ``container_extra_good``: what a landmark adds
+    around a story is mostly its chrome (a byline, a share row, a teaser rail). On any other
+    page ("page-agree": a category, listing, product or service page, or a page of unknown
+    type), ``container_extra_good_page``: the density winner is one section or card of the
+    page's content and the landmark holding it adds the others, written as shorter blocks."""
+    t = page.thresholds
+    if page.metadata is not None and page.metadata.page_type == STORY_PAGE_TYPE:
+        return t.container_extra_good
+    return t.container_extra_good_page
+
+
 def agree(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """The first valid rule, else the semantic/pattern candidate agreeing with the (widened)
     density winner, else the density winner."""
     if choice is not None:
         return ALREADY_CHOSEN
+    extra_good = agreement_extra_good(page)
     chosen, why = tiers.choose(page.candidates, page.stats, page.chrome, page.trace,
-                              page.thresholds)
+                              page.thresholds, extra_good)
     if chosen is None:
         counted = ", ".join(f"{n} {tier}" for tier, n in _tier_counts(page.candidates)) or "none"
         return Declined(f"{why}: none of the proposed candidates ({counted}) passes validation")
+    if extra_good != page.thresholds.container_extra_good:
+        why += (f" ({PAGE_AGREE_RULE}: no article, a container agrees when {extra_good:.0%} of "
+                f"what it adds is content-like)")
     return Choice(chosen, why)
 
 
@@ -503,7 +525,8 @@ def whole_body(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
 
 STAGES: tuple[Stage, ...] = (
     Stage("agree", agree, "always (first stage)",
-          ("container_extra_chars_share", "container_extra_good", "inside_share",
+          ("container_extra_chars_share", "container_extra_good", "container_extra_good_page",
+           "inside_share",
            "expand_good_share", "max_link_density")),
     Stage("coverage", widen_to_coverage,
           "a density, pattern or semantic choice holding little of the page's text",
