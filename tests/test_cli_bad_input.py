@@ -368,3 +368,19 @@ def test_extract_corpus_records_a_gzip_bomb_page_as_an_error_and_goes_on(
     assert [r["id"] for r in records] == ["bomb", "good"]
     assert "is larger than DOWNLOAD_MAXSIZE" in records[0]["error"] and records[0]["text"] == ""
     assert "Good page begins." in records[1]["text"] and "error" not in records[1]
+
+
+@pytest.mark.parametrize(("url", "phrase"), [
+    ("http://[::1", "http://[::1 is not a URL (Invalid IPv6 URL)"),
+    ("http://127.0.0.1:99999/", "is not a URL (Port out of range 0-65535)"),
+    ("http://a b/", "cannot fetch http://a b/: URL can't contain control characters"),
+    (f"https://{'a' * 300}.example/", "label empty or too long"),
+], ids=["unclosed bracket", "port out of range", "space in the host", "300-character label"])
+def test_extract_of_a_url_no_client_reads_is_one_sentence(
+        url: str, phrase: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A URL argument that no URL parser or HTTP client reads: a traceback before (ValueError
+    naming the output file, http.client's InvalidURL, the IDNA codec's UnicodeError); one
+    sentence and exit 1 now, nothing printed."""
+    code, out, err = run_cli(capsys, "extract", url, "--format", "text")
+    assert_one_sentence(code, err, phrase)
+    assert out == ""

@@ -54,7 +54,10 @@ def collect_inputs(sources: list[str], input_dir: Path | None) -> list[PageInput
         if source == STDIN:
             found.append((STDIN, PurePosixPath("stdin")))
         elif is_url(source):
-            found.append((source, relative_path(source).with_suffix("")))
+            try:
+                found.append((source, relative_path(source).with_suffix("")))
+            except ValueError as exc:  # http://[::1, a port out of range: a traceback before
+                raise InputError(f"{source} is not a URL ({exc})") from exc
         elif Path(source).exists() or not glob.has_magic(source):
             found.append((source, _stem(PurePosixPath(Path(source).name))))
         else:

@@ -160,7 +160,7 @@ def _get(url: str, budget: _Budget, user_agent: str) -> tuple[int, str | None, s
                 parts.hostname, parts.port, timeout=timeout, context=ssl.create_default_context())
         else:
             conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-    except ValueError as exc:
+    except (ValueError, http.client.HTTPException) as exc:  # a space in the host: InvalidURL
         raise FetchError(f"cannot fetch {url}: {exc}") from None
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
@@ -189,7 +189,8 @@ def _get(url: str, budget: _Budget, user_agent: str) -> tuple[int, str | None, s
             else "", chunks
     except (socket.timeout, TimeoutError):
         raise budget.timed_out() from None
-    except (OSError, http.client.HTTPException, ssl.SSLError) as exc:
+    except (OSError, http.client.HTTPException, ssl.SSLError, UnicodeError) as exc:
+        # UnicodeError: a host name no DNS name can be (a label over 63 characters)
         raise FetchError(f"cannot fetch {url}: {exc or type(exc).__name__}") from None
     finally:
         conn.close()
