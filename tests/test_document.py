@@ -147,7 +147,7 @@ def test_deep_nesting_is_flattened_in_one_pass(name: str, page: str, kept: list[
     """The elements past the limit are unwrapped into their ancestor at the limit in one pass
     over its subtree, not one by one (each ``drop_tag`` moved the siblings after the element:
     20,000 items under a deep list took 4 s, growing with their square); the text stays, in
-    order, each block on its own line, and comments stay comments."""
+    order, each block a paragraph of its own, and comments stay comments."""
     dropped = 0
     original = lxml.html.HtmlElement.drop_tag
 
@@ -162,5 +162,41 @@ def test_deep_nesting_is_flattened_in_one_pass(name: str, page: str, kept: list[
     text = doc.tree.text_content()
     positions = [text.find(snippet) for snippet in kept]
     assert -1 not in positions and positions == sorted(positions), (name, positions)
-    assert "\nitem 1" in text or "\npara 1 " in text  # blocks keep their line break
+    paragraphs = {p.text_content().strip() for p in doc.tree.iter("p")}
+    assert "item 1" in paragraphs or "para 1 link 1 tail 1" in paragraphs  # a block each
     assert "note 4999" not in text and "note 19999" not in text  # comments are no text
+
+
+_DEEP_PARAGRAPHS = "".join(f"<p>Paragraph {i} of the deep part holds a sentence of plain words "
+                           f"for its reader.</p>" for i in range(3))
+#: Pages nested past libxml2's limit, their element at ``MAX_DEPTH`` a list, a table or a list
+#: item: (name, the nesting around the three paragraphs, open and close).
+DEEP_BLOCKS = [
+    ("lists 130 deep", "<ul><li>" * 130, "</li></ul>" * 130),
+    ("a list at the limit", "<div>" * 196 + "<ul><li>" * 40, "</li></ul>" * 40 + "</div>" * 196),
+    ("a table at the limit", "<div>" * 196 + "<table><tr><td>" * 30,
+     "</td></tr></table>" * 30 + "</div>" * 196),
+    ("a table row at the limit", "<div>" * 195 + "<table><tr><td>" * 30,
+     "</td></tr></table>" * 30 + "</div>" * 195),
+]
+
+
+@pytest.mark.parametrize("name,opening,closing", DEEP_BLOCKS, ids=[c[0] for c in DEEP_BLOCKS])
+def test_deep_blocks_keep_their_paragraphs_and_their_place(name: str, opening: str,
+                                                           closing: str) -> None:
+    """Each block's text under the element at the limit is a paragraph of its own, in a place
+    the output reads: as text with line breaks the paragraphs ran into one line, and under a
+    list or a table at the limit (read only through its items and cells) they were lost."""
+    from crawler.extraction import extract
+
+    story = "".join(f"<p>{w} paragraph of the story, with enough plain words to count as its "
+                    f"text.</p>" for w in ("First", "Second"))
+    page = (f"<html><body><article><h1>Deep</h1>{story}{opening}{_DEEP_PARAGRAPHS}{closing}"
+            "<p>Last paragraph of the story, with enough plain words to count as its text.</p>"
+            "</article></body></html>")
+    markdown = extract(page, "https://example.org/deep").content_markdown
+    lines = [line.strip(" -") for line in markdown.split("\n")]
+    for i in range(3):
+        assert (f"Paragraph {i} of the deep part holds a sentence of plain words for its "
+                f"reader.") in lines, (name, markdown[-600:])
+    assert "Last paragraph of the story" in markdown and "First paragraph" in markdown

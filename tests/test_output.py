@@ -266,12 +266,12 @@ def test_odd_list_starts_and_spans_are_read_or_ignored(html: str, markdown: str)
 
 
 #: Nested blockquotes: (depth, the quote marks on the innermost text's line).
-NESTED_QUOTES = [(1, "> "), (3, "> > > "), (20, "> " * 20), (21, "> " * 20), (190, "> " * 20)]
+NESTED_QUOTES = [(1, "> "), (3, "> > > "), (19, "> " * 19), (20, "> " * 19), (190, "> " * 19)]
 
 
 @pytest.mark.parametrize("depth,marks", NESTED_QUOTES, ids=[str(d) for d, _ in NESTED_QUOTES])
 def test_quotes_nest_up_to_the_limit(depth: int, marks: str) -> None:
-    """Up to ``MAX_QUOTE_DEPTH`` quotes deep each quote is one more ``>``; deeper quotes are
+    """Up to ``MAX_NESTING`` quotes deep each quote is one more ``>``; deeper quotes are
     written as the blocks of the one around them. Every level prefixed every line inside it:
     190 nested quotes around 20,000 paragraphs made 15 MB of Markdown out of 165 kB."""
     paragraphs = "".join(f"<p>para {i}</p>" for i in range(100))
@@ -283,12 +283,12 @@ def test_quotes_nest_up_to_the_limit(depth: int, marks: str) -> None:
 
 
 #: Nested lists: list depth, and the depth written.
-NESTED_LISTS = [(1, 1), (3, 3), (20, 20), (21, 20), (120, 20)]
+NESTED_LISTS = [(1, 1), (3, 3), (9, 9), (10, 9), (21, 9), (120, 9)]
 
 
 @pytest.mark.parametrize("depth,written", NESTED_LISTS, ids=[str(d) for d, _ in NESTED_LISTS])
 def test_lists_nest_up_to_the_limit(depth: int, written: int) -> None:
-    """Up to ``MAX_LIST_DEPTH`` lists deep each list indents its items once more; a deeper list
+    """Up to ``MAX_NESTING`` / 2 lists deep each list indents its items once more; a deeper list
     is written as its items' blocks inside the item around it. Every level indented every line
     inside it: 8,000 paragraphs in lists 120 deep made 23 times their HTML in Markdown."""
     paragraphs = "".join(f"<p>para {i}</p>" for i in range(100))
@@ -298,3 +298,29 @@ def test_lists_nest_up_to_the_limit(depth: int, written: int) -> None:
     assert "  " * written + "para 99" in lines
     assert len(rendered.markdown) <= 100 * (2 * written + 10), len(rendered.markdown)
     assert rendered.text.count("para ") == 100
+
+
+#: Lists and quotes nested past what markdown-it parses: (name, HTML around the text).
+PAST_MARKDOWN_NESTING = [
+    ("lists 25 deep", "<ul><li>" * 25, "</li></ul>" * 25),
+    ("ordered lists 12 deep", "<ol><li>" * 12, "</li></ol>" * 12),
+    ("quotes 20 deep", "<blockquote>" * 20, "</blockquote>" * 20),
+    ("lists in quotes", "<blockquote>" * 12 + "<ul><li>" * 5, "</li></ul>" * 5 + "</blockquote>" * 12),
+]
+
+
+@pytest.mark.parametrize("name,opening,closing", PAST_MARKDOWN_NESTING,
+                         ids=[c[0] for c in PAST_MARKDOWN_NESTING])
+def test_markdown_nests_no_deeper_than_markdown_it_reads(name: str, opening: str,
+                                                         closing: str) -> None:
+    """The Markdown, read by markdown-it's CommonMark preset (``maxNesting`` 20: a quote is one
+    level, a list two), shows every paragraph: lists were written up to 20 deep and quotes up
+    to 20, so from 10 nested lists (or 20 quotes) on the reader saw empty bullets, a stray ``-``
+    for each wrapping item, and none of the text."""
+    from markdown_it import MarkdownIt
+
+    rendered = _render(opening + "<p>first paragraph</p><p>second paragraph</p>" + closing)
+    shown = MarkdownIt("commonmark").render(rendered.markdown)
+    assert "first paragraph" in shown and "second paragraph" in shown, name
+    assert "<li></li>" not in shown, name
+    assert rendered.text.count(" paragraph") == 2

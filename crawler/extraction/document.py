@@ -10,7 +10,7 @@ import lxml.html
 from lxml import etree
 
 from crawler.decoding import decode_page
-from crawler.extraction.vocabulary import DEEP_BLOCK_TAGS, VOID_TAGS
+from crawler.extraction.vocabulary import DEEP_BLOCK_TAGS, FLOW_HOLDERS, VOID_TAGS
 
 logger = logging.getLogger(__name__)
 
@@ -290,7 +290,8 @@ def _close_unclosed_title(text: str) -> str:
 
 def flatten_deep_nesting(root: etree._Element, limit: int) -> int:
     """Unwrap every element nested deeper than ``limit`` into its ancestor at that depth (text,
-    tails and order kept; block elements keep a line break); the number unwrapped.
+    tails and order kept; the content of each block element a paragraph of its own); the number
+    unwrapped.
 
     Each ancestor at the limit gets the text of its whole subtree in one pass, as unwrapping
     its descendants one by one would leave it; unwrapping them one by one moved the siblings
@@ -314,28 +315,66 @@ def flatten_deep_nesting(root: etree._Element, limit: int) -> int:
 
 def _flatten_into(ancestor: etree._Element) -> int:
     """Unwrap every element under ``ancestor`` (see :func:`flatten_deep_nesting`); comments
-    and processing instructions stay, in their place among the text. The number unwrapped."""
+    and processing instructions stay, in their place among the text. The number unwrapped.
+
+    Under a block ancestor, the text between two block boundaries becomes a ``<p>`` (inside an
+    item or a cell when the ancestor is a list or a table part, :data:`FLOW_HOLDERS`): as text
+    with line breaks, which the output reads as spaces, the paragraphs of a page nested past
+    the limit ran into one, and under a list or a table, whose text is read only in its items
+    and cells, the deep content was lost. Under an inline ancestor the blocks are lines of its
+    text, as before."""
     unwrapped = 0
-    segments: list[list[str]] = [[ancestor.text or ""]]
-    kept: list[etree._Element] = []
+    runs: list[list[str | etree._Element]] = [[ancestor.text or ""]]
     stack: list[tuple[etree._Element, bool]] = [(child, False) for child in reversed(ancestor)]
     while stack:
         node, closing = stack.pop()
         block = node.tag in DEEP_BLOCK_TAGS
         if closing:
-            segments[-1].append("\n" + (node.tail or "") if block else node.tail or "")
+            if block:
+                runs.append([])
+            runs[-1].append(node.tail or "")
         elif isinstance(node.tag, str):
             unwrapped += 1
-            segments[-1].append("\n" + (node.text or "") if block else node.text or "")
+            if block:
+                runs.append([])
+            runs[-1].append(node.text or "")
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
         else:
-            kept.append(node)
-            segments.append([node.tail or ""])
+            runs[-1].append(node)
+            runs[-1].append(node.tail or "")
     del ancestor[:]
-    ancestor.text = "".join(segments[0])
-    for node, segment in zip(kept, segments[1:]):
-        ancestor.append(node)
-        node.tail = "".join(segment)
+    ancestor.text = None
+    if ancestor.tag in DEEP_BLOCK_TAGS or ancestor.tag in FLOW_HOLDERS:
+        holder = ancestor
+        for tag in FLOW_HOLDERS.get(ancestor.tag, ()):
+            holder = etree.SubElement(holder, tag)
+        for run in runs:
+            if any(not isinstance(piece, str) or piece.strip() for piece in run):
+                _fill(etree.SubElement(holder, "p"), run)
+    else:
+        _fill(ancestor, [piece for run in runs for piece in ["\n", *run]][1:])
     return unwrapped
+
+
+def _fill(parent: etree._Element, run: list[str | etree._Element]) -> None:
+    """Give ``parent`` the pieces of a run as its content: text, and comments or processing
+    instructions with the text after each as their tail."""
+    texts: list[str] = []
+    last: etree._Element | None = None
+    for piece in run:
+        if isinstance(piece, str):
+            texts.append(piece)
+            continue
+        if last is None:
+            parent.text = "".join(texts)
+        else:
+            last.tail = "".join(texts)
+        texts = []
+        parent.append(piece)
+        last = piece
+    if last is None:
+        parent.text = "".join(texts)
+    else:
+        last.tail = "".join(texts)
 

@@ -76,15 +76,19 @@ _PLAIN_ABSOLUTE = re.compile(r"https?://[^\s\x00-\x1f\x7f\\]+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\s]+")
 
 
-MAX_QUOTE_DEPTH = 20
-"""Blockquotes nested in Markdown (``> > >``): a quote deeper is written as the blocks of the
-one around it. Each level prefixes every line inside it, so 190 nested quotes around 20,000
-paragraphs (165 kB) made 15 MB of Markdown in 5.6 s; 20 is the nesting markdown-it's
-CommonMark preset parses."""
-MAX_LIST_DEPTH = 20
-"""Lists nested in Markdown and text: a list deeper is written as its items' blocks inside the
-item around it, for the reason of ``MAX_QUOTE_DEPTH`` (each level indents every line inside it:
-8,000 paragraphs in lists nested 120 deep made 23 times their HTML in Markdown)."""
+MAX_NESTING = 19
+"""Levels of Markdown block nesting written: a blockquote opens one (``>``), a list two (the list
+and its item, as markdown-it counts them); a quote or a list that would pass it is written as
+the blocks of the one around it. Each level prefixes or indents every line inside it, so 190
+nested quotes around 20,000 paragraphs (165 kB) made 15 MB of Markdown in 5.6 s; and
+markdown-it's CommonMark preset (``maxNesting`` 20) drops whatever sits at level 20: quotes were
+written up to 20 deep and lists up to 20 (40 levels), so from 10 nested lists on a reader's
+Markdown showed empty bullets, one stray ``-`` for each wrapping item, and none of the text
+inside. The text form nests as the Markdown does."""
+QUOTE_LEVELS = 1
+"""Nesting levels a blockquote opens (see ``MAX_NESTING``)."""
+LIST_LEVELS = 2
+"""Nesting levels a list opens: the list and its item (see ``MAX_NESTING``)."""
 MAX_PADDING_CELLS = 65_536
 """Empty cells a Markdown table may be padded with (each row written as wide as the widest):
 past it the table is written as blocks, its cells one after another. A row of thousands of
@@ -281,8 +285,7 @@ class _Renderer:
     def __init__(self, base_url: str, resolve: _UrlResolver | None = None) -> None:
         self.base_url = base_url
         self.resolve = resolve or _UrlResolver(base_url)
-        self.quotes = 0  # blockquotes around the element being rendered
-        self.lists = 0  # lists around it
+        self.nesting = 0  # Markdown nesting levels around the element (quotes, lists)
 
     # ---- blocks
     def blocks(self, el: HtmlElement) -> Blocks:
@@ -338,25 +341,25 @@ class _Renderer:
                 md = md[2:-2]  # a heading wholly in bold is just a heading
             return ([("#" * _HEADINGS[tag] + " " + md)] if md else []), ([tx] if tx else [])
         if tag in ("ul", "ol", "menu"):
-            if self.lists >= MAX_LIST_DEPTH:
+            if self.nesting + LIST_LEVELS > MAX_NESTING:
                 return self.blocks(el)  # as deep as a list goes: its items' blocks join the item
-            self.lists += 1
+            self.nesting += LIST_LEVELS
             try:
                 return self._list(el, ordered=tag == "ol")
             finally:
-                self.lists -= 1
+                self.nesting -= LIST_LEVELS
         if tag == "pre":
             return self._pre(el)
         if tag == "table":
             return self._table(el)
         if tag == "blockquote":
-            if self.quotes >= MAX_QUOTE_DEPTH:
+            if self.nesting + QUOTE_LEVELS > MAX_NESTING:
                 return self.blocks(el)  # as deep as a quote goes: its blocks join the outer one
-            self.quotes += 1
+            self.nesting += QUOTE_LEVELS
             try:
                 md_inner, tx_inner = self.blocks(el)
             finally:
-                self.quotes -= 1
+                self.nesting -= QUOTE_LEVELS
             joined = "\n\n".join(md_inner)
             quoted = ["\n".join(("> " + line) if line else ">" for line in joined.split("\n"))] if joined else []
             return quoted, tx_inner

@@ -91,7 +91,14 @@ PAGE_TEXT_BREAK_TAGS = BLOCK_TAGS | TABLE_CELL_TAGS | {"br", "dialog", "label"}
 """Elements whose start and end break a page's lines for the domain boilerplate analysis."""
 
 DEEP_BLOCK_TAGS = BLOCK_TAGS | TABLE_CELL_TAGS
-"""Elements that keep a line break when the parser's depth guard unwraps them."""
+"""Elements whose content is a paragraph of its own when the parser's depth guard unwraps them."""
+
+FLOW_HOLDERS = {"ul": ("li",), "ol": ("li",), "menu": ("li",), "dl": ("dd",),
+                "table": ("tr", "td"), "thead": ("tr", "td"), "tbody": ("tr", "td"),
+                "tfoot": ("tr", "td"), "tr": ("td",)}
+"""Elements whose content is read only through their items or cells (a list's ``li``, a table's
+rows and cells), and the elements, outermost first, that hold text under each: the depth guard
+puts the unwrapped text of such an element there, where it is read."""
 
 # --------------------------------------------------------------------------- hiding
 
