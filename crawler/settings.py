@@ -119,6 +119,9 @@ DOWNLOADER_MIDDLEWARES = {
     # Conditional requests and stored stand-ins for unchanged pages; its responses are seen
     # after decompression (590) and before the body checks (570).
     "crawler.middlewares.recrawl.RecrawlMiddleware": 585,
+    # A <base href> no URL parser reads, left out before anything reads the page (the meta
+    # refresh, 580, the first).
+    "crawler.middlewares.base_href.UnreadableBaseMiddleware": 583,
 }
 SPIDER_MIDDLEWARES = {
     "crawler.middlewares.traps.TrapMiddleware": 750,
@@ -142,6 +145,9 @@ BODY_CHECK_BINARY = True
 BODY_CHECK_PARTIAL = True
 CHARSET_DETECTION = True
 CONTENT_CODING_CHECK = True
+# A <base href> no URL parser reads (http://[::1) is left out of the page (its links resolve
+# against the page's own URL, as browsers resolve them); it made every reading of the page raise.
+BASE_HREF_CHECK = True
 RETRY_BACKOFF_BASE = 1.0
 RETRY_BACKOFF_MAX = 60.0
 RETRY_AFTER_MAX = 120.0

@@ -163,6 +163,9 @@ CASES = [
          stored=("/ok/refresh-header-target",), not_stored=("/refresh/header",)),
     Case("two pages refreshing to each other", {"redirect/refresh_loop": 1},
          "Meta refresh loop: {base}/refresh/loop-"),
+    Case("a <base href> no URL parser reads", {"links/base_unreadable": 1},
+         "{base}/malformed/unreadable-base has a <base href> no URL parser reads",
+         stored=("/malformed/unreadable-base", "/ok/base-target")),
 ]
 
 

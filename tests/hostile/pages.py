@@ -184,6 +184,15 @@ def unreadable_urls_page() -> str:
                                 "Share</a></div>", 1)
 
 
+def unreadable_base_page() -> str:
+    """An article whose ``<base href>`` no URL parser reads (an unclosed IPv6 bracket), with a
+    relative link to a page nothing else links: browsers resolve its links against the page's
+    own URL."""
+    return article("Unreadable base", [f"Text under an unreadable base. {FILLER}",
+                                       f"More text. {FILLER}"],
+                   head='<base href="http://[::1">', links=["/ok/base-target"])
+
+
 def json_ld_page(kind: str) -> str:
     """An article with a hostile JSON-LD block beside a good one: ``surrogates`` (lone UTF-16
     surrogates escaped in its strings, which no encoder can write) or ``deep`` (arrays nested

@@ -787,14 +787,15 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.send(200, body, content_type)
 
     def malformed(self, rest: str, query: dict, count: int) -> None:
-        """Unclosed tags, deep tables, a 5 MB single line, NUL bytes, links that are no URLs,
-        hostile JSON-LD."""
+        """Unclosed tags, deep tables, a 5 MB single line, NUL bytes, links or a ``<base>`` that
+        are no URLs, hostile JSON-LD."""
         makers: dict[str, Callable[[], str | bytes]] = {
             "unclosed": pages.unclosed_tags_page, "tables": pages.nested_tables_page,
             "long-line": pages.long_line_page, "nulls": pages.null_bytes_page,
             "attributes": pages.many_attributes_page, "deep": pages.deep_block_page,
             "cards": pages.many_cards_page,
             "unreadable-urls": pages.unreadable_urls_page,
+            "unreadable-base": pages.unreadable_base_page,
             "json-ld-surrogates": lambda: pages.json_ld_page("surrogates"),
             "json-ld-deep": lambda: pages.json_ld_page("deep"),
             "huge-script": pages.huge_script_page}
@@ -947,6 +948,7 @@ INDEX_LINKS: list[str] = [
     *(f"/charset/conflict/{c}" for c in pages.CONFLICTING_CHARSET_CASES),
     "/malformed/unclosed", "/malformed/tables", "/malformed/long-line", "/malformed/nulls",
     "/malformed/unreadable-urls", "/malformed/json-ld-surrogates", "/malformed/json-ld-deep",
+    "/malformed/unreadable-base",
     "/xss/1",
     "/internal/links", *(f"/internal/redirect/{t}" for t in
                          ("metadata", "private", "localhost", "ipv6", "decimal")),
