@@ -21,6 +21,13 @@ TITLE_WEIGHT = 5.0
 #: Tokens of text around the matches in a snippet (FTS5 allows at most 64).
 SNIPPET_TOKENS = 24
 
+#: Words (and quoted phrases) a query may hold: FTS5's time grows with the square of a query's
+#: prefix terms (``a* a* ...``: 400 took 21 s on a crawl of 20 pages, 800 took 80 s), and the
+#: search is open to agents (the MCP server). 32 is what web search engines read of a query.
+MAX_QUERY_TERMS = 32
+#: Most results a search returns (SQLite reads a LIMIT as a 64-bit integer: a larger one raised).
+MAX_LIMIT = 1_000_000
+
 _TERM = re.compile(r'"([^"]*)"|(\S+)')
 
 
@@ -45,6 +52,11 @@ def fts_query(text: str) -> str:
     """The FTS5 query for what a user typed: every word must appear (in any order), a
     ``"quoted phrase"`` must appear as written, and ``word*`` matches a prefix. Operators and
     punctuation are taken as text, so no input is a syntax error."""
+    return " ".join(_fts_terms(text))
+
+
+def _fts_terms(text: str) -> list[str]:
+    """The FTS5 terms of :func:`fts_query`, one per word or phrase that holds a token."""
     terms: list[str] = []
     for phrase, word in _TERM.findall(text):
         raw = phrase if phrase else word
@@ -53,7 +65,7 @@ def fts_query(text: str) -> str:
         if not any(char.isalnum() for char in raw):
             continue  # punctuation alone holds no token to match
         terms.append('"' + raw.replace('"', '""') + '"' + ("*" if prefix else ""))
-    return " ".join(terms)
+    return terms
 
 
 def search(db_path: str | Path, query: str, domain: str | None = None, limit: int = 10, *,
@@ -67,17 +79,20 @@ def search(db_path: str | Path, query: str, domain: str | None = None, limit: in
     path = Path(db_path)
     if not path.is_file():
         raise SearchError(f"no database at {path}")
-    match = fts_query(query)
-    if not match:
+    terms = _fts_terms(query)
+    if not terms:
         raise SearchError("the query has no words to search for")
-    if limit < 1:
-        raise SearchError("the limit must be 1 or more")
+    if len(terms) > MAX_QUERY_TERMS:
+        raise SearchError(f"the query has more than {MAX_QUERY_TERMS} words and phrases "
+                          f"(MAX_QUERY_TERMS): search with fewer")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise SearchError(f"the limit must be from 1 to {MAX_LIMIT:,}")
     sql = (f"SELECT p.url, p.title, p.domain, "
            f"snippet([{SEARCH_TABLE}], 1, ?, ?, '…', {SNIPPET_TOKENS}), "
            f"bm25([{SEARCH_TABLE}], {TITLE_WEIGHT}, 1.0) AS score, p.quality_score, p.page_type "
            f"FROM [{SEARCH_TABLE}] JOIN [{PAGES_TABLE}] p ON p.rowid = [{SEARCH_TABLE}].rowid "
            f"WHERE [{SEARCH_TABLE}] MATCH ?")
-    params: list[object] = [highlight[0], highlight[1], match]
+    params: list[object] = [highlight[0], highlight[1], " ".join(terms)]
     if domain:
         condition, domain_params = domain_condition([domain])
         sql += f" AND {condition}"

@@ -145,7 +145,11 @@ def test_search_filters_by_domain_with_or_without_port(domain: str, found: bool,
 @pytest.mark.parametrize(("args", "code", "message"), [
     (["{db}", "zzzunknownword"], 1, "No page matches 'zzzunknownword'."),
     (["{db}", "  "], 2, "error: the query has no words to search for."),
-    (["{db}", "x", "--limit", "0"], 2, "error: the limit must be 1 or more."),
+    (["{db}", "x", "--limit", "0"], 2, "error: the limit must be from 1 to 1,000,000."),
+    # a limit SQLite cannot hold: OverflowError and a traceback before
+    (["{db}", "x", "--limit", "99999999999999999999"], 2, "error: the limit must be from 1"),
+    # 33 prefix terms: FTS5's time grows with their square (800 took 80 s), and agents search
+    (["{db}", "a* " * 33], 2, "error: the query has more than 32 words and phrases"),
     (["{missing}", "x"], 2, "error: no database at"),
 ])
 def test_search_refuses_bad_input_with_one_sentence(args: list[str], code: int, message: str,
