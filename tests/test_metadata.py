@@ -323,3 +323,19 @@ def test_brand_text_is_the_visible_text_or_nothing_when_too_long(block: str, exp
     assert _brand_text(el) == expected
     if expected:
         assert _brand_text(el) == element_text(el)
+
+
+@pytest.mark.parametrize(("head", "canonical"), [
+    ("<link rel='canonical' href='javascript:alert(1)'>", None),
+    ("<link rel='canonical' href='data:text/html,x'>", None),
+    ("<link rel='canonical' href='mailto:a@site.example'>", None),
+    ("<meta property='og:url' content='javascript:alert(1)'>", None),
+    ("<link rel='canonical' href='//other.example/c'>", "https://other.example/c"),
+    ("<link rel='canonical' href='/c'><meta property='og:url' content='javascript:x'>",
+     "https://site.example/c"),
+], ids=["javascript", "data", "mailto", "og:url javascript", "another site", "canonical first"])
+def test_a_canonical_url_is_a_web_address_or_none(head: str, canonical: str | None) -> None:
+    """A canonical link to ``javascript:``, ``data:`` or ``mailto:`` was returned (and stored) as
+    the page's canonical URL; only an http(s) address is one."""
+    assert _metadata(f"<html><head>{head}</head><body><p>x</p></body></html>").canonical_url \
+        == canonical

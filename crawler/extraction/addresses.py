@@ -29,6 +29,15 @@ def join_url(base: str, href: str) -> str | None:
         return None
 
 
+def is_web_url(url: str) -> bool:
+    """Whether an absolute URL is an http(s) address with a host."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
+
+
 def same_site(host: str, other: str) -> bool:
     """Whether two hosts are one site (the same, or one a subdomain of the other)."""
     return bool(host) and (host == other or host.endswith("." + other)

@@ -648,6 +648,13 @@ class DomainSpider(Spider):
                         "malformed" if canonical is None
                         else f"{len(canonical)} characters > URLLENGTH_LIMIT {limit}")
             return None
+        if urlsplit(canonical).scheme not in ("http", "https"):
+            # javascript:, data:, mailto: were stored as the page's canonical URL; the
+            # extraction, which reads the same link, gives none for it, so it is counted here
+            self.crawler.stats.inc_value("canonical/dropped")
+            logger.info("Ignored the canonical link of %s: %s is not an http(s) URL",
+                        response.url, canonical[:100])
+            return None
         return canonical
 
     @staticmethod

@@ -372,10 +372,12 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.send(200, pages.article("Spellings", ["Spellings. " + pages.FILLER], links=links))
 
     def canonical(self, rest: str, query: dict, count: int) -> None:
-        """A page whose canonical link is 100,000 characters long."""
-        head = f'<link rel="canonical" href="/ok/{"c" * 100_000}">'
-        self.send(200, pages.article("Long canonical", ["Long canonical. " + pages.FILLER],
-                                     head=head))
+        """A page whose canonical link is 100,000 characters long (``long``), or a
+        ``javascript:`` URL (``javascript``)."""
+        target = "javascript:alert(1)" if rest == "javascript" else f"/ok/{'c' * 100_000}"
+        self.send(200, pages.article(f"{rest.capitalize()} canonical",
+                                     [f"{rest.capitalize()} canonical. " + pages.FILLER],
+                                     head=f'<link rel="canonical" href="{target}">'))
 
     def calendar(self, rest: str, query: dict, count: int) -> None:
         """``/cal/YYYY/MM`` links the previous and next month, forever."""
@@ -855,7 +857,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/redirect/no-location", HostileHandler.redirect_without_location),
     ("/redirect/nowhere/", HostileHandler.redirect_nowhere),
     ("/refresh/", HostileHandler.refresh),
-    ("/canonical/long", HostileHandler.canonical),
+    ("/canonical/", HostileHandler.canonical),
     ("/spellings", HostileHandler.spellings),
     ("/private/", HostileHandler.private),
     ("/sitemaps/", HostileHandler.sitemaps),
@@ -937,7 +939,7 @@ INDEX_LINKS: list[str] = [
     "/refresh/self-now",
     *(f"/redirect/nowhere/{kind}" for kind in ("file", "ftp", "data", "javascript", "bracket",
                                                 "port")),
-    "/canonical/long", "/spellings", "/private/page", "/brotli/broken", "/brotli/ok", "/cookies/0",
+    "/canonical/long", "/canonical/javascript", "/spellings", "/private/page", "/brotli/broken", "/brotli/ok", "/cookies/0",
     "/hang", "/drip/body", "/drip/headers", "/drop", "/drop/chunked", "/drop/keep-alive",
     "/drop/then-ok", "/drop/reset", "/drop/close", "/huge",
     "/huge/chunked",
