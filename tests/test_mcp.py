@@ -164,6 +164,10 @@ BAD_CALLS = [
     ("analyze_boilerplate", {"db": "none.db", "domain": "x"}, "no crawl database at"),
     ("search", {"db": "none.db", "query": "tide"}, "no crawl database at"),
     ("search", {"db": "empty.db", "query": "tide"}, "no pages table"),
+    # a NUL byte, a name longer than the system allows: ValueError and OSError before
+    ("search", {"db": "c\x00.db", "query": "tide"}, "db is no path a crawl database can have"),
+    ("get_page", {"db": "a" * 5000, "url": "https://example.org/"},
+     "db is no path a crawl database can have"),
 ]
 
 

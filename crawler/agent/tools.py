@@ -115,12 +115,15 @@ def resolve_db(config: AgentConfig, db: object) -> Path:
     if not isinstance(db, str) or not db.strip():
         raise ToolInputError("db must name a crawl database (a path under the server's root).")
     root = config.root.resolve()
-    path = Path(db.strip())
-    path = (path if path.is_absolute() else root / path).resolve()
-    if not path.is_relative_to(root):
-        raise ToolInputError(f"db must be inside the server's root folder ({root}).")
-    if not path.is_file():
-        raise ToolInputError(f"no crawl database at {path.relative_to(root)} (under {root}).")
+    try:
+        path = Path(db.strip())
+        path = (path if path.is_absolute() else root / path).resolve()
+        if not path.is_relative_to(root):
+            raise ToolInputError(f"db must be inside the server's root folder ({root}).")
+        if not path.is_file():
+            raise ToolInputError(f"no crawl database at {path.relative_to(root)} (under {root}).")
+    except (ValueError, OSError) as exc:  # a NUL byte, a name longer than the system allows
+        raise ToolInputError(f"db is no path a crawl database can have ({exc}).") from exc
     try:
         conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
         try:
