@@ -85,11 +85,11 @@ def parse_since(value: str) -> str:
     date and time (``2026-05-01T12:00``, an offset allowed), as UTC ISO text."""
     try:
         moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
+        if moment.tzinfo is not None:  # stored times are UTC; a time without an offset is too
+            moment = moment.astimezone(timezone.utc)  # OverflowError past year 1 or 9999
+    except (ValueError, OverflowError):
         raise ExportError(f"--since takes an ISO date or date and time such as 2026-05-01 or "
                           f"2026-05-01T12:00:00+00:00, got {value!r}") from None
-    if moment.tzinfo is not None:  # stored times are UTC; a time without an offset is too
-        moment = moment.astimezone(timezone.utc)
     return moment.strftime("%Y-%m-%dT%H:%M:%S")
 
 

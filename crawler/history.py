@@ -81,9 +81,9 @@ def parse_time(text: str | None) -> datetime | None:
             return datetime.combine(date.fromisoformat(text) + timedelta(days=1),
                                     datetime.min.time(), UTC)
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except (ValueError, OverflowError):  # OverflowError: 9999-12-31 (its end), or an offset
+        return None  # past year 1 or 9999 (a sitemap's lastmod made the page's request raise)
 
 
 def ensure_versions_table(db: sqlite_utils.Database) -> None:

@@ -117,6 +117,7 @@ def test_filters_select_the_pages_they_name(flags: list[str], where: str, docs_d
     (["--domain", "localhost"], 1, "no pages of localhost in this database"),
     (["--since", "2999-01-01"], 1, "no page of the 37 stored matches these filters."),
     (["--since", "last week"], 2, "--since takes an ISO date"),
+    (["--since", "0001-01-01T00:00:00+14:00"], 2, "--since takes an ISO date"),  # OverflowError
     (["--min-quality", "7"], 2, "--min-quality must be from 0 to 1, got 7.0."),
     (["--chunks", "0"], 2, "--chunks must be 1 or more words, got 0."),
     (["--format", "markdown", "-o", "-"], 2, "markdown export writes files"),

@@ -235,6 +235,16 @@ def test_time_parsing() -> None:
     assert since_value("2026-11-20") == "2026-11-20T00:00:00+00:00"
 
 
+@pytest.mark.parametrize("text", ["9999-12-31", "0001-01-01T00:00:00+14:00",
+                                  "9999-12-31T23:59:59-14:00"])
+def test_a_time_past_what_python_holds_is_unreadable(text: str) -> None:
+    """A sitemap's ``<lastmod>`` of 9999-12-31 (read as the day's end) or with an offset past
+    year 1 or 9999 raised OverflowError in the re-crawl middleware: the page's request failed
+    (``could not be fetched: date value out of range``); it is unreadable now, counted there
+    (``recrawl/sitemap_lastmod_unreadable``) and the page fetched."""
+    assert parse_time(text) is None
+
+
 # -- incremental boilerplate refresh ------------------------------------------------------------
 
 def unique(n: int, version: str = "first") -> str:
