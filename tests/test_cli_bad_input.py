@@ -384,3 +384,17 @@ def test_extract_of_a_url_no_client_reads_is_one_sentence(
     code, out, err = run_cli(capsys, "extract", url, "--format", "text")
     assert_one_sentence(code, err, phrase)
     assert out == ""
+
+
+@pytest.mark.parametrize("jobs", ["0", "257", "99999999999999999999"])
+def test_extract_with_more_jobs_than_max_jobs_is_one_sentence(
+        jobs: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--jobs`` starts one process each as work arrives: 100,000 started one per input, and
+    a 20-digit number raised OverflowError; at most MAX_JOBS (256) now, nothing written."""
+    pages_in = [tmp_path / f"{n}.html" for n in ("a", "b")]
+    for page in pages_in:
+        page.write_text(article("Jobs"))
+    code, out, err = run_cli(capsys, "extract", *pages_in, "-o", tmp_path / "out",
+                             "--jobs", jobs)
+    assert_one_sentence(code, err, "--jobs must be at least 1 and at most 256 (MAX_JOBS)")
+    assert not (tmp_path / "out").exists()

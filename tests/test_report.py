@@ -225,6 +225,8 @@ def test_report_in_a_real_browser(crawled: Crawled, browser: Any, tmp_path: Path
     (["{empty_db}"], "has no pages table"),
     (["{db}", "-o", "{out}.txt"], "must be an .html file"),
     (["{db}", "--jobs", "0"], "--jobs must be at least 1"),
+    # a 20-digit number raised OverflowError; 100,000 started a process per page
+    (["{db}", "--jobs", "99999999999999999999"], "--jobs must be at least 1 and at most 256"),
 ])
 def test_bad_input_gives_one_sentence_and_a_non_zero_exit(
         args: list[str], message: str, crawled: Crawled, tmp_path: Path,

@@ -27,6 +27,19 @@ COMMAND_MODULES: list[str] = [
 ]
 
 
+#: Most worker processes a command starts (``--jobs``): ``reextract`` started all it was asked
+#: for at once (a pool of 100,000), the others one per page as work arrived, and a 20-digit
+#: number raised OverflowError (a traceback).
+MAX_JOBS = 256
+
+
+def jobs_problem(jobs: int) -> str | None:
+    """What is wrong with a ``--jobs`` value, in one sentence; None when it is usable."""
+    if 1 <= jobs <= MAX_JOBS:
+        return None
+    return f"--jobs must be at least 1 and at most {MAX_JOBS} (MAX_JOBS), got {jobs}."
+
+
 def add_database_arguments(parser: argparse.ArgumentParser, *, verb: str) -> None:
     """The crawl database and the repeatable ``--domain`` filter that database commands share."""
     parser.add_argument("db", type=Path, metavar="DB", help="crawl database")

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from crawler import __version__
+from crawler.commands import jobs_problem
 from crawler.commands.extract_batch import (STDIN, InputError, check_html, collect_inputs,
                                             run_batch)
 from crawler.progress import track
@@ -263,11 +264,11 @@ def _run_batch(args: argparse.Namespace, inputs: list) -> int:
     refusal = ("several inputs are written into a folder: add -o DIR" if args.output is None
                else "--trace explains one page: give one input without -o" if args.trace
                else "--url names one page: give one input with it" if args.url and len(inputs) > 1
-               else "--jobs must be 1 or more" if args.jobs < 1
-               else f"{args.output} is a file; -o takes a folder" if args.output.is_file()
-               else None)
+               else jobs_problem(args.jobs)
+               or (f"{args.output} is a file; -o takes a folder." if args.output.is_file()
+                   else None))
     if refusal:
-        print(f"error: {refusal}.", file=sys.stderr)
+        print(f"error: {refusal.rstrip('.')}.", file=sys.stderr)
         return 2
     return run_batch(inputs, args.output, args.format, args.jobs,
                      partial(read_input, max_size=args.max_size, timeout=args.timeout), args.url)
@@ -343,8 +344,9 @@ def run_extract_corpus(args: argparse.Namespace) -> int:
         return 1
     if args.limit:
         pages = pages[: args.limit]
-    if args.jobs < 1:
-        print("error: --jobs must be at least 1", file=sys.stderr)
+    problem = jobs_problem(args.jobs)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     started = time.perf_counter()
     errors = 0

@@ -23,7 +23,7 @@ from typing import Any
 
 import sqlite_utils
 
-from crawler.commands import add_database_arguments
+from crawler.commands import add_database_arguments, jobs_problem
 from crawler.commands.dedup import dedup_with_progress
 from crawler.content_hash import content_hash
 from crawler.decoding import decode_page
@@ -105,8 +105,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.db.exists():
         print(f"error: no database at {args.db}.", file=sys.stderr)
         return 1
-    if args.jobs < 1:
-        print("error: --jobs must be 1 or more.", file=sys.stderr)
+    problem = jobs_problem(args.jobs)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     db = open_database(args.db)
     try:

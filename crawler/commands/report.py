@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from crawler.commands import jobs_problem
 from crawler.report import ReportInputError, build_report
 from crawler.report.page_views import TRACE_CHOICES, PageViewOptions, default_jobs
 
@@ -31,8 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     """Build the report and print where it is."""
-    if args.jobs < 1:
-        print(f"error: --jobs must be at least 1, got {args.jobs}.", file=sys.stderr)
+    problem = jobs_problem(args.jobs)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     if args.output.suffix.lower() not in (".html", ".htm"):
         print(f"error: the report must be an .html file, got {args.output}.", file=sys.stderr)
