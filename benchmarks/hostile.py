@@ -18,7 +18,7 @@ malformed page of the server and of a 6 MB link farm that falls back on trafilat
 
     python benchmarks/hostile.py [--project DIR] [--links 200000] [--sitemap-urls 50000]
                                  [--cases links,sitemap,...,full,malformed] [--seconds 120]
-                                 [--repeat 3] [--set NAME=VALUE]
+                                 [--repeat 3] [--set NAME=VALUE] [--all-stats]
 """
 
 from __future__ import annotations
@@ -62,8 +62,9 @@ def peak_rss_mib(pid: int) -> float | None:
 
 def run_case(project: Path, server: HostileServer, name: str, start: str, prefix: str,
              seconds: float, sitemaps: bool, settings: list[str],
-             spider_args: dict[str, object] | None = None) -> dict:
-    """One crawl of one case: peak RSS, wall time, requests for the case, rows stored."""
+             spider_args: dict[str, object] | None = None, all_stats: bool = False) -> dict:
+    """One crawl of one case: peak RSS, wall time, requests for the case, rows stored (and
+    every stat of the crawl with ``all_stats``, for the README's table of cases)."""
     before = len(server.hits(prefix))
     with tempfile.TemporaryDirectory(prefix="hostile-bench-") as tmp:
         db = Path(tmp) / "crawl.db"
@@ -102,7 +103,8 @@ def run_case(project: Path, server: HostileServer, name: str, start: str, prefix
     return {"case": name, "peak_rss_mib": round(peak), "wall_s": round(wall, 1),
             "requests": len(server.hits(prefix)) - before, "rows": rows,
             "finish_reason": stats.get("finish_reason"), "exit": process.returncode,
-            **{stat: stats[stat] for stat in REPORTED_STATS if stat in stats}}
+            **{stat: stats[stat] for stat in REPORTED_STATS if stat in stats},
+            **({"stats": stats} if all_stats else {})}
 
 
 def time_malformed_extraction(repeat: int) -> list[dict]:
@@ -137,6 +139,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting of every crawl (repeatable)")
+    parser.add_argument("--all-stats", action="store_true",
+                        help="print every stat of each crawl (under \"stats\")")
     args = parser.parse_args()
     server = HostileServer().start()
     try:
@@ -157,12 +161,12 @@ def main() -> None:
                 server.sitemap_paths = list(DEFAULT_SITEMAP_PATHS)
                 result = run_case(args.project, server, name, f"{base}/", "/", args.seconds,
                                   True, [f"{k}={v}" for k, v in FULL_CRAWL.items()] + args.set,
-                                  FULL_CRAWL_ARGS)
+                                  FULL_CRAWL_ARGS, args.all_stats)
             else:
                 server.sitemap_paths = [f"/many/sitemap/{args.sitemap_urls}.xml"]
                 start, prefix, sitemaps = cases[name]
                 result = run_case(args.project, server, name, start, prefix, args.seconds,
-                                  sitemaps, args.set)
+                                  sitemaps, args.set, all_stats=args.all_stats)
             result["project"] = str(args.project)
             print(json.dumps(result), flush=True)
     finally:
