@@ -166,6 +166,36 @@ def test_strip_takes_short_repeated_blocks_touching_boilerplate() -> None:
     assert removed_blocks(pages[0], fp) == expected
 
 
+ACTIONS = "- [Copy page](/page.html)\n- [View source](/_sources/page.md.txt) of this very page"
+LONG_TITLE = "# Planning a Small Vegetable Garden on Paper, First of All"
+
+
+@pytest.mark.parametrize(("layout", "kept", "gone"), [
+    # the page's title (in every page's sidebar too) right after a page-actions bar
+    ([ACTIONS, "# Garden Notes", "{own}"], ["# Garden Notes", "{own}"], [ACTIONS]),
+    # a title long enough to be a block of its own, on every page
+    ([LONG_TITLE, "{own}"], [LONG_TITLE, "{own}"], []),
+    # a title over a subheading over the page's own text: both open kept content
+    ([ACTIONS, "# Garden Notes", "## Overview", "{own}"],
+     ["# Garden Notes", "## Overview", "{own}"], [ACTIONS]),
+    # a banner's title goes with its banner
+    (["## Cookie Settings", BANNER, "{own}"], ["{own}"], ["## Cookie Settings", BANNER]),
+    # a repeated heading over a repeated footer, or closing the content, goes
+    (["{own}", "## Legal", FOOTER], ["{own}"], ["## Legal", FOOTER]),
+    (["{own}", FOOTER, "## Heading that ends every page of this site"], ["{own}"],
+     [FOOTER, "## Heading that ends every page of this site"]),
+], ids=["title-after-actions", "long-title", "title-and-subheading", "banner-title",
+        "footer-heading", "closing-heading"])
+def test_heading_stays_with_the_kept_content_it_opens(layout: list[str], kept: list[str],
+                                                      gone: list[str]) -> None:
+    """A repeated heading goes only when the block after it goes too (or nothing follows)."""
+    pages = ["\n\n".join(page(i) if b == "{own}" else b for b in layout) for i in range(10)]
+    fp = compute_domain_fingerprint(pages)
+    cleaned, _ = strip_boilerplate(pages[0], fp)
+    assert cleaned == "\n\n".join(page(0) if b == "{own}" else b for b in kept)
+    assert removed_blocks(pages[0], fp) == gone
+
+
 def test_paragraph_below_threshold_survives() -> None:
     shared = "A note repeated on a few pages only, about installing the optional extras."
     pages = [page(i, BANNER, shared) if i < 4 else page(i, BANNER) for i in range(10)]

@@ -58,6 +58,8 @@ _MD_ESCAPE = re.compile(r"\\(?=[^\w\s])")
 _MD_DECORATION = re.compile(r"(?m)^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)|[*_`~¶]+")
 
 _ALNUM = re.compile(r"[^\W_]")
+#: A block that is one markdown heading line (``## Title``): it opens the blocks after it.
+_HEADING_BLOCK = re.compile(r"\s{0,3}#{1,6}[ \t]+\S[^\n]*")
 #: Share of a block's letters and digits that may stay uncovered by whole-page boilerplate lines.
 _UNCOVERED_MAX = 0.15
 
@@ -309,7 +311,7 @@ def _strip(content: str | None, hashes: Iterable[str] | DomainFingerprint, min_b
             kinds.append(3)  # empty: neutral, joins whatever run it sits in
         else:
             kinds.append(0)
-    drop = _runs_to_drop(kinds)
+    drop = _keep_headings_of_kept_sections(blocks, _runs_to_drop(kinds))
     if not any(drop):
         return content, []
     kept: list[str] = []
@@ -371,6 +373,25 @@ class _PageLines:
                 rest = rest.replace(line, " ")
         total = len(_ALNUM.findall(text))
         return total > 0 and len(_ALNUM.findall(rest)) <= _UNCOVERED_MAX * total
+
+
+def _keep_headings_of_kept_sections(blocks: list[str], drop: list[bool]) -> list[bool]:
+    """Keep a heading that opens kept content: it belongs to the section it heads.
+
+    A page's own title is often also in the sidebar of every page, and sits right after a
+    boilerplate run (a page-actions bar) or makes up a block of its own; the heading goes only
+    when the next non-empty block goes too (a banner's title with its banner) or nothing follows.
+    Walked from the end, so a title over a kept subheading's section stays too.
+    """
+    next_kept: bool | None = None  # whether the next non-empty block stays; None: none follows
+    for index in range(len(blocks) - 1, -1, -1):
+        block = blocks[index]
+        if not block.strip():
+            continue
+        if drop[index] and next_kept and _HEADING_BLOCK.fullmatch(block.strip()):
+            drop[index] = False
+        next_kept = not drop[index]
+    return drop
 
 
 def _runs_to_drop(kinds: list[int]) -> list[bool]:
