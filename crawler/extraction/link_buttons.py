@@ -35,6 +35,7 @@ from lxml import etree
 
 from crawler.extraction.clean import SCRIPT_LINK
 from crawler.extraction.addresses import site_host
+from crawler.extraction.like_siblings import LikeSiblings
 from crawler.extraction.story_tail import (TextBlock, is_prose, non_space_chars, remove_block,
                                            text_blocks)
 from crawler.extraction.thresholds import Thresholds
@@ -84,22 +85,20 @@ def _script_button(block: TextBlock) -> bool:
         and non_space_chars(text_content(spans[0])) == block.chars
 
 
-def _in_card(el: etree._Element, container: etree._Element, t: Thresholds) -> bool:
+def _in_card(el: etree._Element, container: etree._Element, t: Thresholds,
+             alike: LikeSiblings) -> bool:
     """Whether an element sits in a card: an ancestor below the container that is one of at
     least ``button_card_items`` siblings of its tag and class (a class: plain paragraphs of a
-    text are no cards)."""
+    text are no cards). The siblings of each parent are counted once (``alike``): a row of
+    thousands of cards, each with its button, is not counted again for every button."""
     for anc in (el, *el.iterancestors()):
         if anc is container:
             return False
-        parent = anc.getparent()
-        if parent is None:
+        if anc.getparent() is None:
             return False
-        names = anc.get("class")
-        if not names:
+        if not anc.get("class"):
             continue
-        shape = (anc.tag, names)
-        if sum(1 for sib in parent if (sib.tag, sib.get("class")) == shape) \
-                >= t.button_card_items:
+        if alike.count(anc) >= t.button_card_items:
             return True
     return False
 
@@ -123,7 +122,8 @@ def drop_link_buttons(container: etree._Element, url: str, t: Thresholds,
         if flag and i + 1 < len(blocks) and is_prose(blocks[i + 1], t):
             flags[i] = False  # a linked line that introduces a paragraph is its title
     labels = Counter(_label(b) for b, flag in zip(blocks, flags) if flag)
-    flags = [flag and (labels[_label(b)] > 1 or not _in_card(b.element, container, t))
+    alike = LikeSiblings()
+    flags = [flag and (labels[_label(b)] > 1 or not _in_card(b.element, container, t, alike))
              for b, flag in zip(blocks, flags)]
     doomed: list[TextBlock] = []
     i = 0
