@@ -175,8 +175,9 @@ GRID_CASES = [
 @pytest.mark.parametrize("name, body, grid_class", GRID_CASES, ids=[c[0] for c in GRID_CASES])
 def test_grid_of_linked_items(name: str, body: str, grid_class: str | None) -> None:
     tree = parse_html(page(body)).tree.find("body")
-    stats = compute_stats(tree, THRESHOLDS)
-    grid = tiers.item_grid(tree, stats, density_scores(tree, stats, THRESHOLDS, load_rules().cleaning), load_rules().cleaning.chrome)
+    scored: list = []
+    stats = compute_stats(tree, THRESHOLDS, scored)
+    grid = tiers.item_grid(tree, stats, density_scores(stats, scored, THRESHOLDS, load_rules().cleaning), load_rules().cleaning.chrome)
     assert (grid.element.get("class") if grid is not None else None) == grid_class
 
 

@@ -200,7 +200,8 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     if body is None:
         body = work
     comments = _set_comments_apart(body, discussion, rules.cleaning, thresholds, log)
-    stats = compute_stats(body, thresholds)
+    scored: list[HtmlElement] = []  # the blocks the density scores score, listed by the same walk
+    stats = compute_stats(body, thresholds, scored)
     posts = clean.discussion_posts(discussion, rules.cleaning)
     discounted = discount_named_blocks(body, stats, rules.cleaning, thresholds, exempt=posts)
     _note(log, step="prepare", not_content_blocks=discounted)
@@ -208,7 +209,7 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
         _note(log, step="prepare", rule=clean.DISCUSSION_POSTS_RULE,
               why="a discussion page: blocks named as its replies keep their weight in the "
                   "choice")
-    scores = density_scores(body, stats, thresholds, rules.cleaning)
+    scores = density_scores(stats, scored, thresholds, rules.cleaning)
     page = PageAnalysis(url=url, untouched=untouched, body=body, stats=stats, scores=scores,
                         rules=rules, detection=detection, thresholds=thresholds,
                         structured=structured, metadata=metadata, trace=log,

@@ -65,14 +65,19 @@ _BLANKS = " \n\t\r\xa0"
 
 
 def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats],
-           t: Thresholds, _str: type = str, _skipped: frozenset[str] = NOT_TEXT_TAGS,
-           _blanks: str = _BLANKS) -> Stats:
+           t: Thresholds, scored: list[etree._Element] | None, _str: type = str,
+           _skipped: frozenset[str] = NOT_TEXT_TAGS, _blanks: str = _BLANKS,
+           _scored_tags: frozenset[str] = SCORED_TAGS,
+           _wrapper_tags: frozenset[str] = SCORED_WRAPPER_TAGS) -> Stats:
     """Stats of el (its descendants included), recorded for every element under it (a
     module-level function: a closure that calls itself is a reference cycle, which would keep
     the whole tree alive until the next garbage collection). It runs for every element of
     every page, so counting a text's non-space characters and commas is written out inline
     (blank text, most text between tags, is skipped first) and the names it needs are bound as
-    defaults."""
+    defaults. ``scored``: when given, the elements :func:`density_scores` scores (a scored block
+    or a wrapper with text of its own, holding at least ``score_min_chars``) are appended to it,
+    in the order of ``stats``: the walk has their tag, text and figures at hand, which spares
+    the scores a second pass reading every element's tag."""
     tag = el.tag
     if tag.__class__ is not _str:
         tag = ""
@@ -90,7 +95,7 @@ def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]
     for child in el:
         child_tag = child.tag
         if child_tag.__class__ is _str and child_tag and child_tag not in _skipped:
-            cst = _visit(child, linked, stats, t)
+            cst = _visit(child, linked, stats, t, scored)
             total += cst.chars
             link_chars += cst.link_chars
             commas += cst.commas
@@ -119,13 +124,19 @@ def _visit(el: etree._Element, in_link: bool, stats: dict[etree._Element, Stats]
     elif direct >= t.loose_text_min_chars:
         good += direct
     st = stats[el] = Stats(total, link_chars, commas, paragraphs, links, good)
+    if scored is not None and total >= t.score_min_chars and (
+            tag in _scored_tags or tag in _wrapper_tags and text
+            and len(text.strip()) >= t.score_min_chars):
+        scored.append(el)
     return st
 
 
-def compute_stats(root: etree._Element, t: Thresholds) -> dict[etree._Element, Stats]:
-    """Stats of every element under root, in one post-order pass."""
+def compute_stats(root: etree._Element, t: Thresholds,
+                  scored: list[etree._Element] | None = None) -> dict[etree._Element, Stats]:
+    """Stats of every element under root, in one post-order pass (``scored``: a list to which
+    the same pass appends the elements :func:`density_scores` scores)."""
     stats: dict[etree._Element, Stats] = {}
-    total = _visit(root, False, stats, t).chars
+    total = _visit(root, False, stats, t, scored).chars
     _discount_forms(root, stats, total, t)
     return stats
 
@@ -189,21 +200,20 @@ def _divider(level: int, t: Thresholds) -> float:
     return level * t.score_ancestor_divider
 
 
-def density_scores(root: etree._Element, stats: dict[etree._Element, Stats],
+def density_scores(stats: dict[etree._Element, Stats], scored: list[etree._Element],
                    t: Thresholds, cleaning: CleaningRules) -> dict[etree._Element, float]:
-    """Readability-style content scores: paragraph scores added to ancestors, scaled by link density."""
+    """Readability-style content scores: paragraph scores added to ancestors, scaled by link
+    density (``scored``: the blocks to score, as :func:`compute_stats` lists them with ``stats``;
+    those inside a form are passed over)."""
     raw: dict[etree._Element, float] = {}
     weights: dict[tuple[str | None, str | None], int] = {}  # by (class, id): names repeat
     tag_base = tag_weights(t)
     dividers = [_divider(level, t) for level in range(t.score_levels)]
-    for el, st in stats.items():
-        tag = el.tag
-        if tag not in SCORED_TAGS:
-            if tag not in SCORED_WRAPPER_TAGS or not el.text \
-                    or len(el.text.strip()) < t.score_min_chars:
-                continue
-        if st.chars < t.score_min_chars or st.in_form:
+    for el in scored:
+        st = stats[el]
+        if st.in_form:
             continue
+        tag = el.tag
         score = 1.0 + st.commas + min(st.chars / t.score_chars_per_point, t.score_length_cap)
         if tag in LIST_ITEM_TAGS:
             score *= t.score_list_item_factor
