@@ -63,6 +63,13 @@ def test_metadata_of_fixture_pages(name: str) -> None:
     # What follows a leading site name keeps its own dashes.
     ("<title>Acme: «Love knows no pause – a season against hate»</title>"
      "<meta property='og:site_name' content='Acme'>", "«Love knows no pause – a season against hate»"),
+    # The classes of <body> name the page's theme options (WordPress's "wp-custom-logo"), not a
+    # logo block: the h1 below it is the page's; an h1 in a logo block still is not.
+    ("<html><head><title>Shade plants | Green Site</title></head><body class='wp-custom-logo'>"
+     "<div class='post'><h1>Ten plants that thrive in shade</h1></div></body></html>",
+     "Ten plants that thrive in shade"),
+    ("<html><head><title>Real page</title></head><body class='wp-custom-logo'>"
+     "<div class='site-logo'><h1>Acme Widgets</h1></div><p>x</p></body></html>", "Real page"),
     ("<p>nothing</p>", None),
 ])
 def test_title(html: str, title: str | None) -> None:

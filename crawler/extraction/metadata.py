@@ -141,11 +141,18 @@ def _in_site_chrome(el: HtmlElement) -> bool:
             return True
         elif tag == "header":
             header_seen = True
+        elif tag in PAGE_ELEMENTS:
+            continue  # the whole page's classes ("wp-custom-logo" on <body>) name no block
         hint = (anc.get("class") or "") + " " + (anc.get("id") or "")
         if hint.strip() and _CHROME_HINT.search(hint):
             return True
     return header_seen and not in_content
 
+
+PAGE_ELEMENTS = frozenset({"body", "html"})
+"""Elements that hold the whole page: their class names describe the page or its theme's
+options (WordPress writes ``wp-custom-logo`` on ``<body>`` of a site with a logo), not a block
+of the site's chrome."""
 
 _BRAND = re.compile(r"logo|brand", re.I)
 BRAND_MAX_BLOCKS = 8
@@ -156,8 +163,11 @@ def _brand_blocks(tree: HtmlElement) -> Iterator[HtmlElement]:
     """The page's elements whose class names a logo or a brand (``logo``, ``Brand``...) or whose
     id does (``logo``, ``brand``), in document order, found lazily: the first few are read, so
     the walk usually stops in the page's header (a substring test per element is cheaper than
-    the same test in XPath, which copies every attribute's value)."""
+    the same test in XPath, which copies every attribute's value); the page's own elements
+    (``<body>``, ``<html>``) are none, their classes naming theme options."""
     for el in tree.getroottree().getroot().iter(etree.Element):
+        if el.tag in PAGE_ELEMENTS:
+            continue
         names = el.get("class")
         if names is not None and ("logo" in names or "brand" in names or "Logo" in names
                                   or "Brand" in names):
