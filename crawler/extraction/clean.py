@@ -650,6 +650,12 @@ def clean_container(container: etree._Element, rules: list[Rule], cleaning: Clea
             selector = _rule_exclude_of(el, rule_simple) or selector
         if selector in rule_selectors:
             drop(el, "site-rule", f"rule {rule_selectors[selector]}: {selector}", guard=False)
+        elif selector in cleaning.hiding_selectors and not is_hidden(el):
+            unhide(el)
+            if trace is not None:
+                trace.append({"step": "clean", "action": "kept", "rule": "generic-selector",
+                              "why": f"{selector}, but the shown name its container's "
+                                     "aria-label announces", **_describe(el, stats.get(el))})
         elif selector in cleaning.hiding_selectors and _collapsed_content(el, cleaning):
             unhide(el)
             if trace is not None:

@@ -21,7 +21,7 @@ from crawler.extraction.addresses import is_web_url, join_url
 from crawler.extraction.story_tail import more_chars_than, non_space_chars
 from crawler.extraction.structured import (ARTICLE_TYPES, StructuredData, element_text,
                                            is_placeholder)
-from crawler.extraction.tree_text import outermost, text_content
+from crawler.extraction.tree_text import outermost, text_content, visible_metadata
 from crawler.extraction.vocabulary import (HEADING_TAGS, METADATA_SKIPPED_TAGS, PAGE_TEXT_BREAK_TAGS,
                                            STRUCTURED_SKIPPED_TAGS)
 
@@ -70,10 +70,10 @@ def join_names(names: list[str]) -> str | None:
 
 
 def _clean(text: str | None) -> str | None:
-    """Whitespace-collapsed text or None."""
+    """Whitespace-collapsed text without invisible format characters, or None."""
     if not text:
         return None
-    text = _WS.sub(" ", text).strip()
+    text = _WS.sub(" ", visible_metadata(text)).strip()
     return text or None
 
 
@@ -373,7 +373,7 @@ def _looks_like_role(text: str, cues: MetadataCues) -> bool:
 
 def _clean_name(text: str, cues: MetadataCues, visible: bool = True) -> str | None:
     """A name from a byline's text: lead-ins ("Text by"), dates, counters and (visible bylines) roles removed."""
-    text = _WS.sub(" ", text).strip()
+    text = _WS.sub(" ", visible_metadata(text)).strip()
     text = cues.name_lead.sub("", text, count=1)
     for stop in (cues.name_stop, cues.role_stop) if visible else (cues.name_stop,):
         m = stop.search(text)

@@ -11,7 +11,7 @@ import nh3
 from lxml import etree
 from lxml.html import HtmlElement
 
-from crawler.extraction.tree_text import text_content
+from crawler.extraction.tree_text import INVISIBLE_JOINERS, text_content
 from crawler.extraction.vocabulary import (BLOCK_TAGS, DROPPED_TAGS,
                                            SANITIZER_DROPPED_TAGS, is_hidden)
 
@@ -241,13 +241,14 @@ def _single_spaced(text: str) -> str:
 
 
 def _collapsed(text: str) -> str:
-    """Text with each run of white space (``_WS``) as one space. Text that is all printable
+    """Text with each run of white space (``_WS``, the zero-width space among it) as one space
+    and the invisible joiners (word joiners, a byte-order mark) removed. Text that is all printable
     characters without two spaces in a row, a third of the text between tags, holds no such
     run (every character of ``_WS`` but the space is unprintable) and is returned as it is
     without a regex pass."""
     if text.isprintable() and "  " not in text:
         return text
-    return _WS.sub(" ", text)
+    return _WS.sub(" ", INVISIBLE_JOINERS.sub("", text))
 
 
 def _paragraph(buf: list[str], line_break: str) -> str:

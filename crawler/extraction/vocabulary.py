@@ -113,11 +113,26 @@ value :data:`HIDING_STYLE` finds."""
 
 def is_hidden(el: etree._Element) -> bool:
     """Whether an element is hidden from readers (``hidden``, ``aria-hidden="true"``, an inline
-    style hiding it)."""
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
+    style hiding it). An ``aria-hidden`` element whose text is the ``aria-label`` of its parent
+    is not: it is the container's name shown to the eye and hidden from screen readers only
+    because the label already announces it (an admonition's title beside the admonition's
+    label), so a reader of the page sees it."""
+    if el.get("hidden") is not None:
         return True
     style = el.get("style")
-    return bool(style and HIDING_STYLE.search(style))
+    if style and HIDING_STYLE.search(style):
+        return True
+    return el.get("aria-hidden") == "true" and not _shows_parent_label(el)
+
+
+def _shows_parent_label(el: etree._Element) -> bool:
+    """Whether an element's text is its parent's ``aria-label`` (spaces and case aside)."""
+    parent = el.getparent()
+    label = parent.get("aria-label") if parent is not None else None
+    if not label or not label.strip():
+        return False
+    text = etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+    return " ".join(text.split()).casefold() == " ".join(label.split()).casefold()
 
 
 def hides(attribute: str, operator: str | None, value: str | None) -> bool:
