@@ -540,12 +540,17 @@ CODING_CASES = [
          "Compressed body too large: {base}/coding/bomb (228736 bytes of gzip decode to more "
          "than DOWNLOAD_MAXSIZE", not_stored=("/coding/bomb",)),
     Case("a status line that is no HTTP status line, a NUL in a header name, two "
-         "Content-Length headers that disagree, a chunk size that is no number",
-         {"response/not_http": 5},
+         "Content-Length headers that disagree, a chunk size that is no number, a "
+         "Transfer-Encoding: gzip",
+         {"response/not_http": 6},
          "Not an HTTP answer from {base}/bad-answer/garbage (non-integer status code: "
          "b'HELLO THERE'); not retried",
          not_stored=tuple(f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
-                                                             "two-lengths", "bad-chunk"))),
+                                                             "two-lengths", "bad-chunk",
+                                                             "transfer-gzip"))),
+    Case("a Transfer-Encoding no client decodes", {},
+         "Not an HTTP answer from {base}/bad-answer/transfer-gzip (a Transfer-Encoding no HTTP "
+         "client decodes (only chunked is one): b'gzip'); not retried"),
     Case("a chunk size that is no number", {},
          "Not an HTTP answer from {base}/bad-answer/bad-chunk (a malformed chunked body: "
          "'Chunk-size must be an integer.'); not retried"),
@@ -586,7 +591,8 @@ def test_coding_case_is_counted_logged_and_stored_as_expected(case: Case,
     assert {k for k in result.stats if k.startswith("errors/")} <= {"errors/DownloadFailedError"}
 
 
-@pytest.mark.parametrize("kind", ["garbage", "code", "nul-header", "two-lengths", "bad-chunk"])
+@pytest.mark.parametrize("kind", ["garbage", "code", "nul-header", "two-lengths", "bad-chunk",
+                                  "transfer-gzip"])
 def test_an_answer_that_is_no_http_is_not_retried(kind: str, codings_crawl) -> None:
     result, server = codings_crawl
     assert len(server.hits(f"/bad-answer/{kind}")) == 1

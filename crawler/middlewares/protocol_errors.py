@@ -1,7 +1,8 @@
 """Refuse, without retrying, an answer that is not HTTP: a status line that is no status line
 (``HELLO THERE``, ``HTTP/1.1 2OO OK``), a header line the client cannot parse, a header name
 no header may have (a NUL byte), two ``Content-Length`` headers that disagree, a chunked body
-whose chunk-size line is no size (``zz``, ``-5``).
+whose chunk-size line is no size (``zz``, ``-5``), a ``Transfer-Encoding`` other than chunked
+(``gzip``).
 
 Twisted's HTTP client fails such an answer with a ``ParseError`` (or a ``ValueError``, which its
 ``InvalidHeaderName`` is) wrapped in ``ResponseFailed``; Scrapy retried it ``RETRY_TIMES`` and
@@ -51,8 +52,9 @@ DATA_LOSS_MESSAGE = ("the answer was cut short: the connection closed before the
                      "its headers announced (Content-Length or chunks); nothing of it is stored")
 
 
-#: What Twisted's response parser raises on an answer that breaks HTTP's syntax.
-MALFORMED_ANSWER = (ParseError, ValueError, _MalformedChunkedDataError)
+#: What Twisted's response parser raises on an answer that breaks HTTP's syntax (a KeyError:
+#: a Transfer-Encoding it has no decoder for, such as ``gzip``; only ``chunked`` is one).
+MALFORMED_ANSWER = (ParseError, ValueError, _MalformedChunkedDataError, KeyError)
 
 
 def response_failed_of(exception: BaseException) -> ResponseFailed | None:
@@ -116,6 +118,9 @@ class ProtocolErrorMiddleware:
             reason, line = (error.args + (b"",))[:2]
         elif isinstance(error, _MalformedChunkedDataError):
             reason, line = "a malformed chunked body", (error.args or ("",))[0]
+        elif isinstance(error, KeyError):  # before: retried, "KeyError: b'gzip'" in an ERROR
+            reason = "a Transfer-Encoding no HTTP client decodes (only chunked is one)"
+            line = (error.args or ("",))[0]
         else:
             reason, line = type(error).__name__, (error.args or ("",))[0]
         quoted = line[:QUOTED_CHARS] if isinstance(line, bytes) else str(line)[:QUOTED_CHARS]

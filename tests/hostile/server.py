@@ -729,7 +729,7 @@ class HostileHandler(BaseHTTPRequestHandler):
         (``garbage``: text; ``code``: a status that is not a number), a header name holding a
         NUL byte (``nul-header``), two Content-Length headers that disagree
         (``two-lengths``), a chunked body whose chunk-size line is no size (``bad-chunk``:
-        ``zz``); or a header line of 200 kB, longer than the client reads
+        ``zz``), a ``Transfer-Encoding: gzip`` (``transfer-gzip``); or a header line of 200 kB, longer than the client reads
         (``long-header``); or header lines of 8 kB, sent as fast as the client reads them, up to
         256 MB (``endless-headers``)."""
         if rest == "endless-headers":
@@ -745,6 +745,11 @@ class HostileHandler(BaseHTTPRequestHandler):
         if rest == "bad-chunk":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: "
                              b"chunked\r\n\r\nzz\r\n" + body + b"\r\n0\r\n\r\n")
+            self.close_connection = True
+            return
+        if rest == "transfer-gzip":  # a transfer coding no client decodes, over plain HTML
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: "
+                             b"gzip\r\nConnection: close\r\n\r\n" + body)
             self.close_connection = True
             return
         length = b"Content-Length: " + str(len(body)).encode() + b"\r\n"
@@ -966,7 +971,7 @@ GROUPS: dict[str, list[str]] = {
                                                "gzip-identity")]
                + [f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
                                                       "two-lengths", "bad-chunk", "long-header",
-                                                      "endless-headers")]
+                                                      "endless-headers", "transfer-gzip")]
                + ["/metadata/huge", "/malformed/huge-script"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
                   "/malformed/nulls"],
