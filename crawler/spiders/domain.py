@@ -46,6 +46,7 @@ from crawler.distributed.config import is_distributed
 from crawler.exit_codes import (START_ANSWERED_STAT, START_FAILED, START_REQUESTS_STAT,
                                  START_TIMED_OUT, START_UNREACHABLE, failure_reason)
 from crawler.extensions.content_type import STOPPED_TYPE_META
+from crawler.extraction.addresses import is_web_url
 from crawler.extraction.document import MAX_ATTRIBUTES, limit_attributes
 from crawler.fingerprint import CANONICAL_URL_META
 from crawler.items import PageItem
@@ -648,9 +649,10 @@ class DomainSpider(Spider):
                         "malformed" if canonical is None
                         else f"{len(canonical)} characters > URLLENGTH_LIMIT {limit}")
             return None
-        if urlsplit(canonical).scheme not in ("http", "https"):
+        if not is_web_url(canonical):
             # javascript:, data:, mailto: were stored as the page's canonical URL; the
-            # extraction, which reads the same link, gives none for it, so it is counted here
+            # extraction, which reads the same link with the same test, gives none for it, so
+            # it is counted here
             self.crawler.stats.inc_value("canonical/dropped")
             logger.info("Ignored the canonical link of %s: %s is not an http(s) URL",
                         response.url, canonical[:100])
