@@ -28,9 +28,10 @@ def page_around(main: str, *, title: str, heading: str, home: str = "Start",
             f"</header><main>{body}</main><footer>Impressum</footer></body></html>")
 
 
-def cleaning_steps(html: str) -> tuple[int, str]:
-    """Lines of the cleaning module run while extracting ``html`` (a count of the work that,
-    unlike a duration, no machine's load changes), and the extracted text."""
+def cleaning_steps(html: str, module: str = "clean.py") -> tuple[int, str]:
+    """Lines of a cleaning module (``module``: the file's name, the cleaning's own by default)
+    run while extracting ``html`` (a count of the work that, unlike a duration, no machine's load
+    changes), and the extracted text."""
     steps = 0
 
     def line(frame: object, event: str, arg: object) -> object:
@@ -39,7 +40,7 @@ def cleaning_steps(html: str) -> tuple[int, str]:
         return line
 
     def call(frame, event: str, arg: object) -> object:
-        return line if frame.f_code.co_filename.endswith("clean.py") else None
+        return line if frame.f_code.co_filename.endswith(module) else None
 
     sys.settrace(call)
     try:
