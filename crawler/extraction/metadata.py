@@ -373,7 +373,7 @@ def _looks_like_role(text: str, cues: MetadataCues) -> bool:
 
 def _clean_name(text: str, cues: MetadataCues, visible: bool = True) -> str | None:
     """A name from a byline's text: lead-ins ("Text by"), dates, counters and (visible bylines) roles removed."""
-    text = _WS.sub(" ", visible_metadata(text)).strip()
+    text = _clean(text) or ""
     text = cues.name_lead.sub("", text, count=1)
     for stop in (cues.name_stop, cues.role_stop) if visible else (cues.name_stop,):
         m = stop.search(text)

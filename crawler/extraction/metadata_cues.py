@@ -91,15 +91,13 @@ class MetadataCues:
     modified_cue: re.Pattern[str] = re.compile("(?!)")
     """A label ending the text before a date that makes it an update."""
 
+    not_names: frozenset[str] = frozenset()
+    """Byline texts that name nobody: a placeholder, a lead-in or a label alone (built once:
+    every name a page's bylines give is checked against it)."""
+
     def of(self, kind: str) -> frozenset[str]:
         """The phrases of one kind of cue, of all languages."""
         return self.words.get(kind, frozenset())
-
-    @property
-    def not_names(self) -> frozenset[str]:
-        """Byline texts that name nobody: a placeholder, a lead-in or a label alone."""
-        return (self.of("placeholder_names") | self.of("byline_lead_ins")
-                | self.of("byline_block_lead_ins") | self.of("author_labels"))
 
 
 def _by_text(words: Mapping[str, frozenset[str]]) -> re.Pattern[str]:
@@ -128,6 +126,8 @@ def _with_patterns(words: Mapping[str, frozenset[str]], month_words: Iterable[st
     flags = re.IGNORECASE
     return MetadataCues(
         words=words,
+        not_names=frozenset().union(*(words.get(kind, ()) for kind in (
+            "placeholder_names", "byline_lead_ins", "byline_block_lead_ins", "author_labels"))),
         byline_prefix=re.compile(rf"^\s*(?:{alt('byline_lead_ins', 'byline_block_lead_ins', 'author_labels')})\s*:?\s+", flags),
         author_split=re.compile(rf"\s*(?:,\s*(?:{join})\s+|,\s*&\s*|\s+(?:{join})\s+|\s*&\s*"
                                 r"|\s*,\s*|\s*;\s*|\s*\|\s*)\s*"),
