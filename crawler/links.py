@@ -16,6 +16,7 @@ from lxml import etree
 from w3lib.html import strip_html5_whitespace
 from w3lib.url import safe_url_string
 
+from crawler.extraction.addresses import document_base
 from crawler.urls import hash_route
 
 logger = logging.getLogger(__name__)
@@ -36,7 +37,9 @@ SCAN_PIECE = 64 * 1024
 class PageLinks:
     """What a page links to.
 
-    ``anchors``: absolute URLs of its ``<a>`` and ``<area>`` links, without their fragment
+    ``base``: the URL its links resolve against, its first ``<base href>`` read by
+    :func:`~crawler.extraction.addresses.document_base` (as the extraction reads it for the
+    content's links), else its own URL. ``anchors``: absolute URLs of its ``<a>`` and ``<area>`` links, without their fragment
     (but for a client-side route, see :func:`~crawler.urls.hash_route`, when asked), unique, in
     document order (at most the scan's ``limit``; ``capped`` says the limit was reached and the
     rest of the page was not read). ``relations``: its ``<link rel=next|prev|
@@ -44,6 +47,7 @@ class PageLinks:
     rel=canonical>`` in its head, as written (None when absent).
     """
 
+    base: str = ""
     anchors: list[str] = field(default_factory=list)
     relations: list[str] = field(default_factory=list)
     canonical: str | None = None
@@ -56,20 +60,22 @@ class _LinkTarget:
     A fragment names a place in a page, not a page, so ``#install`` and ``guide#faq`` are links
     to the page itself and to ``guide``. Each distinct href (fragments aside) is resolved once,
     against the page's ``<base>`` and encoded in the page's encoding, as Scrapy's LinkExtractor
-    does; pages repeat the same href and link to dozens of their own sections. With ``routes``,
+    does (a ``<base>`` applies to the links after it: it stands in the head, before them);
+    pages repeat the same href and link to dozens of their own sections. With ``routes``,
     a fragment that is a client-side route (``#/guide``) stays: on a page built in the
     browser it names another page.
     """
 
-    def __init__(self, page_url: str, base_url: str, encoding: str, limit: int | None,
+    def __init__(self, page_url: str, encoding: str, limit: int | None,
                  anchors: bool, routes: bool = False) -> None:
         self.page_url = page_url
-        self.base_url = base_url
+        self.base_url = page_url
+        self.has_base = False
         self.encoding = encoding
         self.limit = limit
         self.want_anchors = anchors
         self.routes = routes
-        self.links = PageLinks()
+        self.links = PageLinks(base=page_url)
         self.urls: dict[str, None] = {}
         self.hrefs: set[tuple[str, str, bool]] = set()
         self.in_head = False
@@ -92,6 +98,9 @@ class _LinkTarget:
                 self.links.relations.append(urljoin(self.base_url, href))
         elif tag == "head":
             self.in_head = True
+        elif tag == "base" and not self.has_base and attrib.get("href") is not None:
+            self.has_base = True  # the first base with an href decides, as in browsers
+            self.base_url = self.links.base = document_base(self.page_url, attrib["href"])
 
     def end(self, tag: str) -> None:
         if tag == "head":
@@ -123,7 +132,7 @@ class _LinkTarget:
                 self.done = True
 
 
-def scan_links(html: str, page_url: str, base_url: str, encoding: str, *,
+def scan_links(html: str, page_url: str, encoding: str, *,
                limit: int | None = None, anchors: bool = True, routes: bool = False) -> PageLinks:
     """Read a page's links (see :class:`PageLinks`) in one streaming pass over ``html``.
 
@@ -132,7 +141,7 @@ def scan_links(html: str, page_url: str, base_url: str, encoding: str, *,
     link and the relations in it are read). With ``routes``, anchors keep a fragment that is a
     client-side route.
     """
-    target = _LinkTarget(page_url, base_url, encoding, limit, anchors, routes)
+    target = _LinkTarget(page_url, encoding, limit, anchors, routes)
     parser = etree.HTMLParser(target=target, encoding="utf-8", huge_tree=True, recover=True,
                               no_network=True)
     try:

@@ -18,25 +18,35 @@ from tests.conftest import project_settings
 PAGE = "https://docs.example.com/guide/page.html"
 
 
-@pytest.mark.parametrize(("body", "base", "encoding", "expected"), [
+@pytest.mark.parametrize(("body", "head", "encoding", "expected"), [
     ('<a href="b.html">b</a><a href=" /c ">c</a><area href="d.html">',
-     PAGE, "utf-8",
+     "", "utf-8",
      ["https://docs.example.com/guide/b.html", "https://docs.example.com/c",
       "https://docs.example.com/guide/d.html"]),
     ('<a href="b.html">1</a><a href="b.html#faq">2</a><a href="#top">3</a><a>4</a>'
      '<a href="#">5</a>',
-     PAGE, "utf-8",
+     "", "utf-8",
      ["https://docs.example.com/guide/b.html", "https://docs.example.com/guide/page.html"]),
     ('<a href="mailto:a@example.com">m</a><a href="javascript:void(0)">j</a>'
      '<a href="tel:123">t</a><a href="/ok">ok</a>',
-     PAGE, "utf-8", ["https://docs.example.com/ok"]),
-    ('<a href="x.html">x</a>', "https://cdn.example.com/base/", "utf-8",
+     "", "utf-8", ["https://docs.example.com/ok"]),
+    ('<a href="x.html">x</a>', '<base href="https://cdn.example.com/base/">', "utf-8",
      ["https://cdn.example.com/base/x.html"]),
-    ('<a href="/search?q=caf\u00e9">s</a>', PAGE, "cp1252",
+    ('<a href="/search?q=caf\u00e9">s</a>', "", "cp1252",
      ["https://docs.example.com/search?q=caf%E9"]),
+    # the base as the extraction reads it: relative to the page, the first with an href
+    ('<a href="x.html">x</a>', '<base target="_top"><base href="/v2/"><base href="https://b.example/">',
+     "utf-8", ["https://docs.example.com/v2/x.html"]),
+    # a base browsers would not use is ignored: the links resolve against the page
+    ('<a href="x.html">x</a>', '<base href="javascript:alert(1)//">', "utf-8",
+     ["https://docs.example.com/guide/x.html"]),
+    ('<a href="x.html">x</a>', '<base href="ftp://files.example/pub/">', "utf-8",
+     ["https://docs.example.com/guide/x.html"]),
+    ('<a href="x.html">x</a>', '<base href="http://[::1">', "utf-8",
+     ["https://docs.example.com/guide/x.html"]),
 ])
-def test_anchor_links(body: str, base: str, encoding: str, expected: list[str]) -> None:
-    links = scan_links(f"<html><body>{body}</body></html>", PAGE, base, encoding)
+def test_anchor_links(body: str, head: str, encoding: str, expected: list[str]) -> None:
+    links = scan_links(f"<html><head>{head}</head><body>{body}</body></html>", PAGE, encoding)
     assert links.anchors == expected
     assert not links.capped
 
@@ -55,7 +65,7 @@ ROUTED_LINKS = ('<a href="#/guide">1</a><a href="#/guide?id=part">2</a><a href="
 ])
 def test_anchor_links_keep_client_side_routes_when_asked(routes: bool,
                                                          expected: list[str]) -> None:
-    links = scan_links(f"<html><body>{ROUTED_LINKS}</body></html>", PAGE, PAGE, "utf-8",
+    links = scan_links(f"<html><body>{ROUTED_LINKS}</body></html>", PAGE, "utf-8",
                        routes=routes)
     assert links.anchors == expected
 
@@ -64,7 +74,7 @@ def test_page_relation_and_canonical_links() -> None:
     links = scan_links('<html><head><link rel="next" href="next.html"><link rel="stylesheet" '
                        'href="s.css"><link rel="canonical" href="/c"><link rel="prev index" '
                        'href="/"></head><body><link rel="canonical" href="/body">'
-                       '<a href="a">a</a></body></html>', PAGE, PAGE, "utf-8")
+                       '<a href="a">a</a></body></html>', PAGE, "utf-8")
     assert links.relations == ["https://docs.example.com/guide/next.html",
                                "https://docs.example.com/"]
     assert links.canonical == "/c"  # the head's, not one in the body
@@ -84,7 +94,7 @@ def _many_links(n: int) -> str:
 ])
 def test_the_scan_stops_at_its_limit(limit: int | None, anchors: bool, expected: int,
                                      capped: bool) -> None:
-    links = scan_links(_many_links(3000), PAGE, PAGE, "utf-8", limit=limit, anchors=anchors)
+    links = scan_links(_many_links(3000), PAGE, "utf-8", limit=limit, anchors=anchors)
     assert len(links.anchors) == expected
     assert links.anchors[:2] == ([] if not anchors else ["https://docs.example.com/t/0",
                                                         "https://docs.example.com/t/1"])
@@ -99,7 +109,7 @@ def test_a_capped_scan_does_not_read_the_rest_of_the_page() -> None:
     costs does not grow with the page."""
     html = _many_links(200_000)
     assert len(html) > 40 * SCAN_PIECE
-    links = scan_links(html, PAGE, PAGE, "utf-8", limit=100)
+    links = scan_links(html, PAGE, "utf-8", limit=100)
     assert len(links.anchors) == 100 and links.capped
     assert links.relations == []  # the end of the page was never parsed
 

@@ -65,6 +65,60 @@ def test_links_and_images_are_absolute_with_allowed_attributes_only(html: str, e
     assert expected in _render(html).html
 
 
+PAGE_URL = "https://example.org/guide/page.html"
+BASE_ARTICLE = ("<p>The harbour reopened on Monday after three weeks of repairs, and the first "
+                "boats arrived before noon, loaded with fish, ice and visitors from the towns "
+                "along the coast.</p>" * 5)
+
+
+@pytest.mark.parametrize("base, link, image", [
+    # a valid http(s) base: content links and images resolve against it, as in a browser
+    ('<base href="https://cdn.example.net/docs/">', "https://cdn.example.net/docs/next.html",
+     "https://cdn.example.net/img/cat.png"),
+    # a base relative to the page's URL resolves against it first
+    ('<base href="/v2/">', "https://example.org/v2/next.html", "https://example.org/img/cat.png"),
+    # the first base with an href decides
+    ('<base target="_blank"><base href="https://a.example/x/"><base href="https://b.example/">',
+     "https://a.example/x/next.html", "https://a.example/img/cat.png"),
+    # hostile or unusable bases are ignored: the page's own URL
+    ('<base href="javascript:alert(1)//">', "https://example.org/guide/next.html",
+     "https://example.org/img/cat.png"),
+    ('<base href="data:text/html,x">', "https://example.org/guide/next.html",
+     "https://example.org/img/cat.png"),
+    ('<base href="ftp://files.example/pub/">', "https://example.org/guide/next.html",
+     "https://example.org/img/cat.png"),
+    ('<base href="http://[::1">', "https://example.org/guide/next.html",
+     "https://example.org/img/cat.png"),
+    ('<base href="http://example.org:99999/">', "https://example.org/guide/next.html",
+     "https://example.org/img/cat.png"),
+    ("", "https://example.org/guide/next.html", "https://example.org/img/cat.png"),
+])
+def test_content_links_resolve_against_a_valid_base(base: str, link: str, image: str) -> None:
+    from crawler.extraction import extract
+
+    html = (f"<html><head><title>Harbour</title>{base}</head><body><article>{BASE_ARTICLE}"
+            '<p>Read the <a href="next.html">next part</a> of the story.</p>'
+            '<img src="../img/cat.png" alt="A cat"></article></body></html>')
+    result = extract(html, PAGE_URL)
+    assert "next part" in result.content_text and "fish, ice and visitors" in result.content_text
+    assert f'href="{link}"' in result.content_html
+    assert f"]({link})" in result.content_markdown
+    assert f'src="{image}"' in result.content_html
+    assert f"]({image})" in result.content_markdown
+    for form in (result.content_html, result.content_markdown):
+        assert not re.search(r"javascript:|data:|ftp:|\[::1|99999", form), form
+
+
+def test_a_relative_base_of_a_page_without_address_is_ignored() -> None:
+    from crawler.extraction import extract
+
+    html = (f'<html><head><base href="/v2/"></head><body><article>{BASE_ARTICLE}'
+            '<p>Read the <a href="next.html">next part</a>.</p></article></body></html>')
+    result = extract(html)
+    assert "next part" in result.content_text
+    assert "v2" not in result.content_html and "v2" not in result.content_markdown
+
+
 @pytest.mark.parametrize("value, expected", [
     ("/a", "https://example.org/a"),
     ("https://x.example/b?c=1", "https://x.example/b?c=1"),

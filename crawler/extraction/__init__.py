@@ -20,6 +20,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from crawler.extraction import candidates as tiers
+from crawler.extraction.addresses import tree_base
 from crawler.extraction import clean
 from crawler.extraction.clean import clean_container, discount_named_blocks, strip_non_content
 from crawler.extraction.declared_faq import (FAQ_RULE, add_declared_faq, find_declared_faq,
@@ -99,6 +100,7 @@ def extract(html: str | bytes, url: str | None = None, *, trace: bool = False,
         result.quality_score = 0.0
         result.quality_reasons = [f"no content: {doc.error}"]
         return result
+    base = tree_base(doc.tree, url)  # read before the stages change the tree
     page = analyse(doc.tree, url, thresholds, log, untouched=doc.parse_again)
     chosen = run_stages(page, disabled=frozenset(disabled_stages))
     if log is not None:
@@ -149,15 +151,15 @@ def extract(html: str | bytes, url: str | None = None, *, trace: bool = False,
                 drop_link_buttons(element, url, page.thresholds, log, blocks)
         add_declared_faq(element, faq_block, faq, page.thresholds, log)
         result.method = cand.tier
-    _render(result, element, url)
+    _render(result, element, base)
     if not result.content_text and page.metadata is not None and page.metadata.description:
         element = _description_fallback(page.metadata.description)
-        _render(result, element, url)
+        _render(result, element, base)
         result.method = METHOD_DESCRIPTION
         _note(log, step="choice", chosen=None, stage="meta-description", why="nothing yielded "
               "text; the page's declared description (meta, og, JSON-LD) stands in, flagged by "
               "the method")
-    _render_comments(result, page.comments, url)
+    _render_comments(result, page.comments, base)
     _apply_metadata(result, page.metadata, page.detection)
     _bound_metadata(result, page.thresholds)
     _assess(result, element, doc.html_length, page.thresholds)
@@ -309,23 +311,25 @@ def _set_comments_apart(body: HtmlElement, discussion: bool, cleaning: Any,
     return comments.set_apart(sections)
 
 
-def _render_comments(result: Extraction, holder: HtmlElement | None, url: str) -> None:
-    """Fill the three comment forms from the sections set apart."""
+def _render_comments(result: Extraction, holder: HtmlElement | None, base: str) -> None:
+    """Fill the three comment forms from the sections set apart, their links made absolute
+    against ``base``."""
     from crawler.extraction.output import render_content
 
     if holder is not None:
-        rendered = render_content(holder, url)
+        rendered = render_content(holder, base)
         result.comments_html, result.comments_markdown, result.comments_text = (
             rendered.html, rendered.markdown, rendered.text)
 
 
-def _render(result: Extraction, element: HtmlElement | None, url: str) -> None:
-    """Fill the three content forms from the chosen element."""
+def _render(result: Extraction, element: HtmlElement | None, base: str) -> None:
+    """Fill the three content forms from the chosen element, its links made absolute against
+    ``base`` (the page's valid ``<base href>``, else its URL)."""
     from crawler.extraction.output import render_content
 
     if element is None:
         return
-    rendered = render_content(element, url)
+    rendered = render_content(element, base)
     result.content_html = rendered.html
     result.content_markdown = rendered.markdown
     result.content_text = rendered.text

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from lxml.html import HtmlElement
+
 
 def site_host(url: str) -> str:
     """A URL's host without a leading ``www.`` (empty when it has none, as a relative link, or
@@ -36,6 +38,39 @@ def is_web_url(url: str) -> bool:
     except ValueError:
         return False
     return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
+
+
+def document_base(page_url: str, href: str | None) -> str:
+    """The URL a page's relative links resolve against: its ``<base href>`` made absolute
+    against the page's URL, when that is an http(s) URL with a host and a readable port; else
+    the page's URL.
+
+    Browsers resolve a base this way and fall back to the page's address for one they cannot
+    parse (``http://[::1``) and for a ``javascript:`` or ``data:`` base; any other scheme
+    (``ftp:``, ``file:``) would make the page's links point where no page of the web is, and a
+    base still relative (a page read without its address) gives no absolute link. The crawl's
+    links and the extraction's content links both read the base here.
+    """
+    if href is None:
+        return page_url
+    joined = join_url(page_url, href)
+    if joined is None or not is_web_url(joined):
+        return page_url
+    try:
+        urlsplit(joined).port
+    except ValueError:  # a port out of range or not a number
+        return page_url
+    return joined
+
+
+def tree_base(tree: HtmlElement, page_url: str) -> str:
+    """:func:`document_base` of the first ``<base>`` with an ``href`` in a parsed page (the one
+    browsers read, wherever it stands)."""
+    for base in tree.iter("base"):
+        href = base.get("href")
+        if href is not None:
+            return document_base(page_url, href)
+    return page_url
 
 
 def same_site(host: str, other: str) -> bool:

@@ -36,7 +36,6 @@ from scrapy.utils.gz import gunzip
 # Scrapy's signal that gunzip passed its size limit (not public API).
 from scrapy.utils._compression import _DecompressionMaxSizeExceeded
 from scrapy.utils.job import job_dir
-from scrapy.utils.response import get_base_url
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 from twisted.internet.error import DNSLookupError
 from twisted.python.failure import Failure
@@ -211,12 +210,11 @@ class SitemapLimits:
 @dataclass
 class PageReading:
     """What the spider reads from a page's markup, off the reactor thread: whether it looks like
-    a JavaScript shell (when asked), how many elements had attributes cut before parsing, the
-    base URL its links resolve against, and its links."""
+    a JavaScript shell (when asked), how many elements had attributes cut before parsing, and
+    its links (with the base URL they resolve against)."""
 
     shell: ShellVerdict | None
     attributes_cut: int
-    base_url: str
     links: PageLinks
 
 
@@ -595,18 +593,17 @@ class DomainSpider(Spider):
         followed.
         """
         text = response.text
-        base_url = get_base_url(response)
         if check_shell:
             verdict = looks_like_js_shell(text)
             if verdict.is_shell:
-                return PageReading(verdict, 0, base_url, PageLinks())
+                return PageReading(verdict, 0, PageLinks(base=response.url))
         else:
             verdict = None
         text, cut = limit_attributes(text)
-        links = scan_links(text, response.url, base_url, response.encoding,
+        links = scan_links(text, response.url, response.encoding,
                            limit=self.link_limit or None, anchors=self._follows_links(response),
                            routes=self._follows_routes(response))
-        return PageReading(verdict, cut, base_url, links)
+        return PageReading(verdict, cut, links)
 
     def _page_item(self, response: TextResponse, rendered: bool,
                    reading: PageReading) -> PageItem:
@@ -641,7 +638,7 @@ class DomainSpider(Spider):
             return None
         limit = self.crawler.settings.getint("URLLENGTH_LIMIT")
         try:
-            canonical = canonicalize_url(urljoin(reading.base_url, href))
+            canonical = canonicalize_url(urljoin(reading.links.base, href))
         except ValueError:
             canonical = None
         if canonical is None or (limit and len(canonical) > limit):
