@@ -541,16 +541,22 @@ CODING_CASES = [
          "than DOWNLOAD_MAXSIZE", not_stored=("/coding/bomb",)),
     Case("a status line that is no HTTP status line, a NUL in a header name, two "
          "Content-Length headers that disagree, a chunk size that is no number, a "
-         "Transfer-Encoding: gzip",
-         {"response/not_http": 6},
+         "Transfer-Encoding: gzip, over plain HTML and over a gzipped page in chunks",
+         {"response/not_http": 7},
          "Not an HTTP answer from {base}/bad-answer/garbage (non-integer status code: "
          "b'HELLO THERE'); not retried",
          not_stored=tuple(f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
                                                              "two-lengths", "bad-chunk",
-                                                             "transfer-gzip"))),
-    Case("a Transfer-Encoding no client decodes", {},
-         "Not an HTTP answer from {base}/bad-answer/transfer-gzip (a Transfer-Encoding no HTTP "
-         "client decodes (only chunked is one): b'gzip'); not retried"),
+                                                             "transfer-gzip",
+                                                             "te-gzip-chunked"))),
+    Case("a Transfer-Encoding the crawl never asks for", {},
+         "Not an HTTP answer from {base}/bad-answer/transfer-gzip (a Transfer-Encoding other "
+         "than chunked, which the crawl never asks for and does not decode: b'gzip'); not "
+         "retried"),
+    Case("a gzipped page in chunks under Transfer-Encoding: gzip, chunked", {},
+         "Not an HTTP answer from {base}/bad-answer/te-gzip-chunked (a Transfer-Encoding "
+         "other than chunked, which the crawl never asks for and does not decode: b'gzip, "
+         "chunked'); not retried"),
     Case("a chunk size that is no number", {},
          "Not an HTTP answer from {base}/bad-answer/bad-chunk (a malformed chunked body: "
          "'Chunk-size must be an integer.'); not retried"),
@@ -592,7 +598,7 @@ def test_coding_case_is_counted_logged_and_stored_as_expected(case: Case,
 
 
 @pytest.mark.parametrize("kind", ["garbage", "code", "nul-header", "two-lengths", "bad-chunk",
-                                  "transfer-gzip"])
+                                  "transfer-gzip", "te-gzip-chunked"])
 def test_an_answer_that_is_no_http_is_not_retried(kind: str, codings_crawl) -> None:
     result, server = codings_crawl
     assert len(server.hits(f"/bad-answer/{kind}")) == 1

@@ -2,7 +2,7 @@
 (``HELLO THERE``, ``HTTP/1.1 2OO OK``), a header line the client cannot parse, a header name
 no header may have (a NUL byte), two ``Content-Length`` headers that disagree, a chunked body
 whose chunk-size line is no size (``zz``, ``-5``), a ``Transfer-Encoding`` other than chunked
-(``gzip``).
+(``gzip``, ``gzip, chunked``: see ``TRANSFER_CODING_REFUSED`` for why it is not decoded).
 
 Twisted's HTTP client fails such an answer with a ``ParseError`` (or a ``ValueError``, which its
 ``InvalidHeaderName`` is) wrapped in ``ResponseFailed``; Scrapy retried it ``RETRY_TIMES`` and
@@ -51,6 +51,13 @@ MAX_CAUSES = 10
 DATA_LOSS_MESSAGE = ("the answer was cut short: the connection closed before the end of the body "
                      "its headers announced (Content-Length or chunks); nothing of it is stored")
 
+
+#: Why an answer in a transfer coding other than chunked is refused, not decoded: the crawl's
+#: requests send no ``TE`` header, so HTTP forbids a server to use one (RFC 9110, section
+#: 10.1.4), and chromium, the crawl's renderer, shows such a body as the bytes it came in (curl
+#: decodes it).
+TRANSFER_CODING_REFUSED = ("a Transfer-Encoding other than chunked, which the crawl never asks "
+                           "for and does not decode")
 
 #: What Twisted's response parser raises on an answer that breaks HTTP's syntax (a KeyError:
 #: a Transfer-Encoding it has no decoder for, such as ``gzip``; only ``chunked`` is one).
@@ -119,7 +126,7 @@ class ProtocolErrorMiddleware:
         elif isinstance(error, _MalformedChunkedDataError):
             reason, line = "a malformed chunked body", (error.args or ("",))[0]
         elif isinstance(error, KeyError):  # before: retried, "KeyError: b'gzip'" in an ERROR
-            reason = "a Transfer-Encoding no HTTP client decodes (only chunked is one)"
+            reason = TRANSFER_CODING_REFUSED
             line = (error.args or ("",))[0]
         else:
             reason, line = type(error).__name__, (error.args or ("",))[0]

@@ -729,7 +729,8 @@ class HostileHandler(BaseHTTPRequestHandler):
         (``garbage``: text; ``code``: a status that is not a number), a header name holding a
         NUL byte (``nul-header``), two Content-Length headers that disagree
         (``two-lengths``), a chunked body whose chunk-size line is no size (``bad-chunk``:
-        ``zz``), a ``Transfer-Encoding: gzip`` (``transfer-gzip``); or a header line of 200 kB, longer than the client reads
+        ``zz``), a ``Transfer-Encoding: gzip`` over plain HTML (``transfer-gzip``), the page gzipped and
+        chunked under ``Transfer-Encoding: gzip, chunked`` (``te-gzip-chunked``); or a header line of 200 kB, longer than the client reads
         (``long-header``); or header lines of 8 kB, sent as fast as the client reads them, up to
         256 MB (``endless-headers``)."""
         if rest == "endless-headers":
@@ -750,6 +751,13 @@ class HostileHandler(BaseHTTPRequestHandler):
         if rest == "transfer-gzip":  # a transfer coding no client decodes, over plain HTML
             self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: "
                              b"gzip\r\nConnection: close\r\n\r\n" + body)
+            self.close_connection = True
+            return
+        if rest == "te-gzip-chunked":  # the page gzipped, then chunked, as curl decodes it
+            packed = gzip.compress(body)
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: "
+                             b"gzip, chunked\r\nConnection: close\r\n\r\n"
+                             + b"%x\r\n" % len(packed) + packed + b"\r\n0\r\n\r\n")
             self.close_connection = True
             return
         length = b"Content-Length: " + str(len(body)).encode() + b"\r\n"
@@ -971,7 +979,8 @@ GROUPS: dict[str, list[str]] = {
                                                "gzip-identity")]
                + [f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
                                                       "two-lengths", "bad-chunk", "long-header",
-                                                      "endless-headers", "transfer-gzip")]
+                                                      "endless-headers", "transfer-gzip",
+                                                      "te-gzip-chunked")]
                + ["/metadata/huge", "/malformed/huge-script"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
                   "/malformed/nulls"],
