@@ -436,17 +436,23 @@ def test_every_threshold_says_what_it_means() -> None:
 SHORT_NOTE = "<html><body><span>Just a short note about the harbour.</span></body></html>"
 
 
-@pytest.mark.parametrize("max_elements, modes", [
-    (None, [True, False]),  # a page of a usual size, the engine's bound
-    (1, [True]),  # a page over the bound (its two elements stand for a 6 MB link farm's)
-], ids=["usual page: fast, then full", "large page: fast only"])
-def test_the_fallback_runs_trafilatura_once_on_a_large_page(
-        monkeypatch: pytest.MonkeyPatch, max_elements: int | None, modes: list[bool]) -> None:
+@pytest.mark.parametrize("bounds, modes, method", [
+    ({}, [True, False], "trafilatura"),  # a page of a usual size, the engine's bounds
+    # a page over the full mode's bound (its two elements stand for a 6 MB link farm's)
+    ({"fallback_full_mode_max_elements": 1}, [True], "trafilatura"),
+    # a page over the fallback's bound: trafilatura not run, the whole body chosen after it
+    ({"fallback_max_elements": 1}, [], "body"),
+], ids=["usual page: fast, then full", "large page: fast only", "larger page: not run"])
+def test_the_fallback_runs_trafilatura_at_most_as_the_page_allows(
+        monkeypatch: pytest.MonkeyPatch, bounds: dict[str, int], modes: list[bool],
+        method: str) -> None:
     """When the fast result does not validate, the full mode, which repeats the fast mode's
     extraction, runs only on a page of at most ``fallback_full_mode_max_elements`` elements (a
     6 MB link farm, whose fast result fails on link density, spent 31 s in the two, past the
     extraction timeout, and was stored without content); the fast result is then the page's
-    content."""
+    content. On a page of more than ``fallback_max_elements`` elements trafilatura is not run
+    at all (its fast mode was two thirds of that page's extraction): the stages after it
+    choose, and the page's text stays."""
     import crawler.extraction.stages as stages
 
     called: list[bool] = []
@@ -457,9 +463,8 @@ def test_the_fallback_runs_trafilatura_once_on_a_large_page(
         return original(tree, url, fast)
 
     monkeypatch.setattr(stages, "_trafilatura_element", counting)
-    t = THRESHOLDS if max_elements is None else \
-        dataclasses.replace(THRESHOLDS, fallback_full_mode_max_elements=max_elements)
+    t = dataclasses.replace(THRESHOLDS, **bounds)
     result = extract(SHORT_NOTE, "https://example.org/note", thresholds=t)
     assert called == modes
-    assert result.method == "trafilatura"
+    assert result.method == method
     assert result.content_text == "Just a short note about the harbour."

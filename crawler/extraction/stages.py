@@ -417,9 +417,15 @@ def linked_item_list(page: PageAnalysis, choice: Choice | None) -> Choice | Decl
 
 def trafilatura_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | Declined:
     """No cheap candidate chosen: trafilatura on the untouched tree, fast mode first, the full
-    mode when the fast result does not validate."""
+    mode when the fast result does not validate; not run on a page of more than
+    ``fallback_max_elements`` elements, whose cost it would dominate."""
     if choice is not None:
         return ALREADY_CHOSEN
+    elements, most = len(page.stats), page.thresholds.fallback_max_elements
+    if elements > most:
+        return Declined(f"a page of {elements} elements, over fallback_max_elements {most}: "
+                        f"trafilatura is not run (its cost on such a page passed the "
+                        f"extraction timeout); the stages after it choose")
     cand = _trafilatura_candidate(page)
     if cand is None:
         return Declined("trafilatura found no main content (fast and full modes)")

@@ -348,6 +348,20 @@ class Thresholds:
     corpora (15,795 elements in the parse, 2 MB), whose output does not change; a page of
     40,000 elements spends about 6 s in both modes."""
 
+    fallback_max_elements: int = 60_000
+    """On a page of more elements than this (its working body), the trafilatura fallback is not
+    run at all: the stages after it choose (a grid of linked items, the best container failing
+    only on link density, the whole body), whose cost grows with the page as the rest of the
+    extraction's does. trafilatura's fast mode was two thirds of the extraction of a 6 MB page
+    of 100,000 linked paragraphs (200,000 elements: 9.4 of 14.6 s of CPU, most of it its
+    recovery of wild text, which walks every paragraph again when its main pass kept none of a
+    link farm, and its link-density pruning), so on a loaded machine the page passed the 30 s
+    extraction timeout and was stored without content; without it the page takes 6.2 s, its
+    whole body, every link kept (trafilatura's result left out the first 10,000). Set at about
+    four times the largest page of both corpora (15,795 elements), whose output does not
+    change; trafilatura's fast mode spends about 2.5 s of CPU on a link farm of 60,000
+    elements."""
+
     # --- product pages -----------------------------------------------------------------------
     min_description_share: float = 0.3
     """A product's description block replaces the product page when it holds this share of the
