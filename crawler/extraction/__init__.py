@@ -26,7 +26,8 @@ from crawler.extraction.clean import clean_container, discount_named_blocks, str
 from crawler.extraction.declared_faq import (FAQ_RULE, add_declared_faq, find_declared_faq,
                                              keep_declared_questions)
 from crawler.extraction.document import parse_html
-from crawler.extraction.frameworks import Detection, RuleSet, load_rules, detect_framework
+from crawler.extraction.frameworks import (Detection, PageNames, RuleSet, detect_framework,
+                                           load_rules)
 from crawler.extraction.link_buttons import drop_link_buttons
 from crawler.extraction.media_captions import drop_media_captions
 from crawler.extraction.price_lines import PRODUCT_PAGE_TYPE, drop_price_lines
@@ -183,7 +184,8 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     which the working tree's searches of the whole document must not find."""
     rules = load_rules()
     structured, metadata = _structured_and_metadata(tree, url, log, thresholds, rules)
-    detection = detect_framework(tree, url, rules)
+    names = PageNames(tree)  # class values and ids: the framework checks and comments read them
+    detection = detect_framework(tree, url, rules, names)
     _note(log, step="framework", framework=detection.framework, theme=detection.theme,
           evidence=detection.evidence, rules=[r.source for r in detection.rules])
 
@@ -201,7 +203,7 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     body = work.find("body")
     if body is None:
         body = work
-    comments = _set_comments_apart(body, discussion, rules.cleaning, thresholds, log)
+    comments = _set_comments_apart(body, discussion, rules.cleaning, thresholds, log, names)
     scored: list[HtmlElement] = []  # the blocks the density scores score, listed by the same walk
     stats = compute_stats(body, thresholds, scored)
     posts = clean.discussion_posts(discussion, rules.cleaning)
@@ -296,17 +298,18 @@ def _is_discussion(detection: Detection, structured: Any, cleaning: Any) -> bool
 
 
 def _set_comments_apart(body: HtmlElement, discussion: bool, cleaning: Any,
-                        thresholds: Thresholds,
-                        log: list[dict[str, Any]] | None) -> HtmlElement | None:
+                        thresholds: Thresholds, log: list[dict[str, Any]] | None,
+                        names: PageNames | None = None) -> HtmlElement | None:
     """Take the page's reader-comment sections out of the working tree (not on discussion
-    pages, where the posts are the content); they are returned under one element, or None."""
+    pages, where the posts are the content); they are returned under one element, or None
+    (``names``: the class values and ids of the page the working tree was made from)."""
     from crawler.extraction import comments
 
     if discussion:
         _note(log, step="comments", set_apart=[], why="a discussion page: its posts are the "
               "content")
         return None
-    sections = comments.find_comment_sections(body, cleaning, thresholds)
+    sections = comments.find_comment_sections(body, cleaning, thresholds, names)
     _note(log, step="comments", set_apart=comments.describe(sections))
     return comments.set_apart(sections)
 

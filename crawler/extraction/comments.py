@@ -26,7 +26,7 @@ from typing import Any
 
 from lxml import etree
 
-from crawler.extraction.frameworks import CleaningRules
+from crawler.extraction.frameworks import CleaningRules, PageNames
 from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.thresholds import THRESHOLDS, Thresholds
 from crawler.extraction.tree_text import text_content
@@ -79,9 +79,13 @@ def is_discussion(framework: str | None, declared_types: list[str],
 
 
 def find_comment_sections(body: etree._Element, cleaning: CleaningRules,
-                          t: Thresholds = THRESHOLDS) -> list[etree._Element]:
+                          t: Thresholds = THRESHOLDS,
+                          names: PageNames | None = None) -> list[etree._Element]:
     """The page's comment sections, outermost first, in document order (none when setting them
-    apart would leave too little story)."""
+    apart would leave too little story). ``names``: the class values and ids of a tree holding
+    the body whose elements had them as they stand (the page's framework checks listed them
+    before the never-content elements were stripped, which changes no class or id): every
+    value the body holds is among them, so judging theirs finds the same sections."""
     found: list[etree._Element] = []
     for el in _DECLARED(body):
         found.append(_declared_section(el, t))
@@ -89,7 +93,9 @@ def find_comment_sections(body: etree._Element, cleaning: CleaningRules,
     if pattern is not None:
         # Each distinct class or id value is judged once, from plain strings; the elements
         # are looked up only on the pages where some value names a section.
-        sections = {value for value in dict.fromkeys(_CLASS_VALUES(body) + _ID_VALUES(body))
+        values = _CLASS_VALUES(body) + _ID_VALUES(body) if names is None \
+            else names.class_values() + names.ids()
+        sections = {value for value in dict.fromkeys(values)
                     if _names_section(value, pattern, state)}
         if sections:
             found += [value.getparent() for value in _NAMES(body) if value in sections]

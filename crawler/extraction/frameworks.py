@@ -428,13 +428,15 @@ def _host(url: str) -> str:
         return ""
 
 
-def _markup_match(tree: etree._Element, rules: RuleSet, attr: str) -> tuple[str, str] | None:
+def _markup_match(tree: etree._Element, rules: RuleSet, attr: str,
+                  names: PageNames | None = None) -> tuple[str, str] | None:
     """The first framework rule (in file order) whose detection selectors under ``attr`` match
-    the page, with the selector that matched; None when none does."""
+    the page, with the selector that matched; None when none does (``names``: the page's
+    names, listed once for every check of the page)."""
     owners = {s: rule.name for rule in reversed(rules.frameworks) for s in getattr(rule, attr)}
     if not owners:
         return None
-    hits = selector_set(tuple(owners)).matches(tree)
+    hits = selector_set(tuple(owners)).matches(tree, names)
     if not hits:
         return None
     order = [r.name for r in rules.frameworks]
@@ -442,10 +444,14 @@ def _markup_match(tree: etree._Element, rules: RuleSet, attr: str) -> tuple[str,
     return matched[0], next(sel for _, sel in hits if owners[sel] == matched[0])
 
 
-def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detection:
+def detect_framework(tree: etree._Element, url: str, rules: RuleSet,
+                     names: PageNames | None = None) -> Detection:
     """Find the generator from the strongest evidence the page gives (the order of DETECT_SCHEMA:
     meta generator, then the generator's own signatures, then theme markup) and the matching
-    rules."""
+    rules (``names``: the class names, ids and attribute values of ``tree``, when the caller
+    shares them with later steps; both markup checks read the same lists)."""
+    if names is None:
+        names = PageNames(tree)
     detection = Detection()
     generators = meta_generators(tree)
     for rule in rules.frameworks:
@@ -457,7 +463,7 @@ def detect_framework(tree: etree._Element, url: str, rules: RuleSet) -> Detectio
     for attr, label in (("detect_signatures", "markup signature"), ("detect_selectors", "markup")):
         if detection.framework is not None:
             break
-        found = _markup_match(tree, rules, attr)
+        found = _markup_match(tree, rules, attr, names)
         if found is not None:
             detection.framework = found[0]
             detection.evidence.append(f"{label} {found[1]!r}")
@@ -593,9 +599,9 @@ class SelectorSet:
     def may_match(self, root: etree._Element) -> bool:
         """Whether some selector without combinators could match under root (root included):
         False means none can; True that the walk of :meth:`matches` must tell."""
-        return self._walked_tags(root, _PageNames(root, self._values)) != frozenset()
+        return self._walked_tags(root, PageNames(root)) != frozenset()
 
-    def _walked_tags(self, root: etree._Element, names: _PageNames) -> frozenset[str] | None:
+    def _walked_tags(self, root: etree._Element, names: PageNames) -> frozenset[str] | None:
         """The tags of the elements under root (root included) that some selector without
         combinators could match, judged from what lxml lists without a Python step per
         element: the tags some selector keys on, the page's class names and ids, and the values
@@ -618,7 +624,7 @@ class SelectorSet:
         for name, attr_tags in self.attr_tags.items():
             if attr_tags is not None:
                 tagged[name] = attr_tags
-            elif self._tested_value(name, names.values(name)):
+            elif self._tested_value(name, names.values(name, self._values[name])):
                 return None
         if tagged:  # one pass over the elements of every tag an attribute is tested on
             for el in root.iter(*frozenset().union(*tagged.values())):
@@ -636,15 +642,17 @@ class SelectorSet:
         pattern = self.attr_values[name]
         return any(v is not None and (pattern is None or pattern.search(v)) for v in values)
 
-    def matches(self, root: etree._Element) -> list[tuple[etree._Element, str]]:
-        """(element, selector) pairs for every match under root (root included), in tree order."""
+    def matches(self, root: etree._Element,
+                names: PageNames | None = None) -> list[tuple[etree._Element, str]]:
+        """(element, selector) pairs for every match under root (root included), in tree order
+        (``names``: root's :class:`PageNames`, when the caller has them)."""
         out: list[tuple[etree._Element, str]] = []
         by_tag, by_class, by_id, by_attr = (self.by[k] for k in ("t", ".", "#", "@"))
         attr_values, attr_tags = self.attr_values, self.attr_tags
         any_tag = self.any_tag
         empty: frozenset[str] = frozenset()
         class_keys = by_class.keys()
-        page_names = _PageNames(root, self._values)
+        page_names = PageNames(root) if names is None else names
         tags = self._walked_tags(root, page_names)
         walked = root.iter(etree.Element) if tags is None else root.iter(*tags) if tags else ()
         for el in walked:
@@ -692,32 +700,39 @@ class SelectorSet:
         return out
 
 
-class _PageNames:
-    """The class names, ids and tested attribute values under one element, each listed by
-    lxml once, when first asked for (the checks of a selector set share them)."""
+class PageNames:
+    """The class values, ids and tested attribute values under one element (itself included),
+    each listed by lxml once, when first asked for: the checks of a selector set share them,
+    and so do the framework checks of a page and the later steps that read its class values
+    and ids (only valid while the tree's class and id attributes are as they were listed)."""
 
-    def __init__(self, root: etree._Element,
-                 queries: dict[str, etree.XPath | None]) -> None:
+    def __init__(self, root: etree._Element) -> None:
         self._root = root
-        self._queries = queries
         self._values: dict[str, list[str]] = {}
         self._classes: frozenset[str] | None = None
 
-    def values(self, name: str) -> list[str]:
-        """The values of attribute ``name`` (it has a query: an unprefixed name)."""
+    def values(self, name: str, query: etree.XPath | None = None) -> list[str]:
+        """The values of attribute ``name``, listed by ``query`` (built for an unprefixed name
+        when not given)."""
         values = self._values.get(name)
         if values is None:
-            values = self._values[name] = self._queries[name](self._root)
+            if query is None:
+                query = _attribute_values(name)
+            values = self._values[name] = query(self._root)
         return values
 
     def ids(self) -> list[str]:
         """The ids."""
-        return self.values("id")
+        return self.values("id", _ID_VALUES)
+
+    def class_values(self) -> list[str]:
+        """The class attributes' values, as written."""
+        return self.values("class", _CLASS_VALUES)
 
     def classes(self) -> frozenset[str]:
         """The class names (each class value split on white space)."""
         if self._classes is None:
-            self._classes = frozenset(" ".join(self.values("class")).split())
+            self._classes = frozenset(" ".join(self.class_values()).split())
         return self._classes
 
     def hold(self, required: tuple[frozenset[str], frozenset[str]] | None) -> bool:
@@ -762,6 +777,10 @@ def _attribute_values(name: str) -> etree.XPath | None:
     if not _XPATH_NAME.match(name):
         return None
     return etree.XPath(f"descendant-or-self::*/@{name}", smart_strings=False)
+
+
+_CLASS_VALUES = _attribute_values("class")
+_ID_VALUES = _attribute_values("id")
 
 
 @functools.lru_cache(maxsize=64)
