@@ -50,7 +50,8 @@ __all__ = ["STAGES", "STAGE_NAMES", "THRESHOLDS", "Extraction", "PageAnalysis", 
            "analyse", "extract"]
 
 def _structured_and_metadata(tree: HtmlElement, url: str, trace: list[dict[str, Any]] | None,
-                             thresholds: Thresholds, rules: RuleSet):
+                             thresholds: Thresholds, rules: RuleSet,
+                             names: PageNames | None = None):
     """Structured data and metadata of the untouched tree (either may be missing on error)."""
     from crawler.extraction.metadata import extract_metadata
     from crawler.extraction.structured import parse_structured
@@ -62,7 +63,7 @@ def _structured_and_metadata(tree: HtmlElement, url: str, trace: list[dict[str, 
         logger.warning("structured data failed on %s: %s", url, exc)
         _note(trace, step="structured", error=str(exc))
     try:
-        metadata = extract_metadata(tree, url, structured, rules)
+        metadata = extract_metadata(tree, url, structured, rules, names)
     except Exception as exc:  # noqa: BLE001
         logger.warning("metadata failed on %s: %s", url, exc)
         _note(trace, step="metadata", error=str(exc))
@@ -183,8 +184,10 @@ def analyse(tree: HtmlElement, url: str, thresholds: Thresholds = THRESHOLDS,
     put beside the root (the second ``<html>``, emptied into the body, with its attributes),
     which the working tree's searches of the whole document must not find."""
     rules = load_rules()
-    structured, metadata = _structured_and_metadata(tree, url, log, thresholds, rules)
-    names = PageNames(tree)  # class values and ids: the framework checks and comments read them
+    # The page's class values and ids, listed once: the logo search, the framework checks and
+    # the comment-section search read them.
+    names = PageNames(tree)
+    structured, metadata = _structured_and_metadata(tree, url, log, thresholds, rules, names)
     detection = detect_framework(tree, url, rules, names)
     _note(log, step="framework", framework=detection.framework, theme=detection.theme,
           evidence=detection.evidence, rules=[r.source for r in detection.rules])

@@ -703,13 +703,18 @@ class SelectorSet:
 class PageNames:
     """The class values, ids and tested attribute values under one element (itself included),
     each listed by lxml once, when first asked for: the checks of a selector set share them,
-    and so do the framework checks of a page and the later steps that read its class values
+    and so do the framework checks of a page and the other steps that read its class values
     and ids (only valid while the tree's class and id attributes are as they were listed)."""
 
     def __init__(self, root: etree._Element) -> None:
         self._root = root
         self._values: dict[str, list[str]] = {}
         self._classes: frozenset[str] | None = None
+
+    @property
+    def root(self) -> etree._Element:
+        """The element whose names are listed."""
+        return self._root
 
     def values(self, name: str, query: etree.XPath | None = None) -> list[str]:
         """The values of attribute ``name``, listed by ``query`` (built for an unprefixed name

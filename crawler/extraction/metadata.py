@@ -14,7 +14,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from crawler.extraction.date_cues import may_hold_date
-from crawler.extraction.frameworks import RuleSet, load_rules
+from crawler.extraction.frameworks import PageNames, RuleSet, load_rules
 from crawler.extraction.metadata_cues import MetadataCues
 from crawler.extraction.month_names import MonthNames
 from crawler.extraction.addresses import is_web_url, join_url
@@ -159,23 +159,45 @@ BRAND_MAX_BLOCKS = 8
 """Logo/brand blocks read, the first in the page."""
 
 
-def _brand_blocks(tree: HtmlElement) -> Iterator[HtmlElement]:
+def _brand_class(value: str) -> bool:
+    """Whether a class value names a logo or a brand."""
+    return "logo" in value or "brand" in value or "Logo" in value or "Brand" in value
+
+
+def _brand_id(value: str) -> bool:
+    """Whether an id names a logo or a brand."""
+    return "logo" in value or "brand" in value
+
+
+def _brand_blocks(tree: HtmlElement, names: PageNames | None = None) -> Iterator[HtmlElement]:
     """The page's elements whose class names a logo or a brand (``logo``, ``Brand``...) or whose
     id does (``logo``, ``brand``), in document order, found lazily: the first few are read, so
     the walk usually stops in the page's header (a substring test per element is cheaper than
     the same test in XPath, which copies every attribute's value); the page's own elements
-    (``<body>``, ``<html>``) are none, their classes naming theme options."""
-    for el in tree.getroottree().getroot().iter(etree.Element):
-        if el.tag in PAGE_ELEMENTS:
-            continue
-        names = el.get("class")
-        if names is not None and ("logo" in names or "brand" in names or "Logo" in names
-                                  or "Brand" in names):
-            yield el
-            continue
+    (``<body>``, ``<html>``) are none, their classes naming theme options.
+
+    The page's class values and ids (``names``, when the caller listed them) tell how many
+    values name a logo or a brand: the walk ends at the element holding the last of them
+    instead of going on to the end of the page (most pages have their logos in the header, and
+    a few none at all)."""
+    root = tree.getroottree().getroot()
+    if names is None or names.root is not root:
+        names = PageNames(root)
+    left = sum(1 for value in names.class_values() if _brand_class(value)) \
+        + sum(1 for value in names.ids() if _brand_id(value))
+    if not left:
+        return
+    for el in root.iter(etree.Element):
+        classes = el.get("class")
+        by_class = classes is not None and _brand_class(classes)
         ident = el.get("id")
-        if ident is not None and ("logo" in ident or "brand" in ident):
-            yield el
+        by_id = ident is not None and _brand_id(ident)
+        if by_class or by_id:
+            left -= by_class + by_id
+            if el.tag not in PAGE_ELEMENTS:
+                yield el
+            if not left:
+                return
 BRAND_MAX_CHARS = 60
 """A logo's text or alt longer than this is not a name (a tagline, a whole header)."""
 
@@ -200,10 +222,11 @@ def _shown_chars(el: HtmlElement) -> int:
         for skipped in outermost(el, STRUCTURED_SKIPPED_TAGS))
 
 
-def _brand_names(tree: HtmlElement) -> list[str]:
-    """Names the site shows as its logo or brand: the text and image alt of logo/brand blocks."""
+def _brand_names(tree: HtmlElement, page_names: PageNames | None = None) -> list[str]:
+    """Names the site shows as its logo or brand: the text and image alt of logo/brand blocks
+    (``page_names``: the page's class values and ids, when the caller listed them)."""
     names: list[str] = []
-    for el in islice(_brand_blocks(tree), BRAND_MAX_BLOCKS):
+    for el in islice(_brand_blocks(tree, page_names), BRAND_MAX_BLOCKS):
         hint = f"{el.get('class') or ''} {el.get('id') or ''}"
         if not _BRAND.search(hint):
             continue
@@ -978,10 +1001,11 @@ def _declared_page_type(tags: _Tags, url: str, sd: StructuredData, has_date: boo
 
 
 def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | None = None,
-                     rules: RuleSet | None = None) -> Metadata:
+                     rules: RuleSet | None = None, names: PageNames | None = None) -> Metadata:
     """All page metadata, preferring what the page declares and cross-checking it with visible
     text (``rules``: the site rules whose month names and page frame it reads; the project's
-    own by default)."""
+    own by default; ``names``: the page's class values and ids, when the caller shares them
+    with other steps)."""
     sd = structured or StructuredData()
     md = Metadata()
     if tree is None:
@@ -990,7 +1014,7 @@ def extract_metadata(tree: HtmlElement, url: str, structured: StructuredData | N
     md.site_name = _site_name(tags, url, sd)
     # The names the site goes by come from the page (declared name, logo), never from the URL:
     # the same page gives the same title wherever it is served.
-    site_names = [s for s in (md.site_name, *_brand_names(tree)) if s]
+    site_names = [s for s in (md.site_name, *_brand_names(tree, names)) if s]
     md.title, md.sources["title"] = _choose_title(tags, sd, site_names)
     view = _PageView(tree, rules or load_rules(), tags)
     md.authors, md.sources["authors"] = _choose_authors(view, sd)
