@@ -70,10 +70,6 @@ class Verdict:
 
 _LINK_DENSITY_ONLY = frozenset({Check.LINK_DENSITY})
 _ROLE_MAIN = etree.XPath('/descendant-or-self::*/@role[.="main"]/..')
-_ARTICLE_BODIES = etree.XPath('descendant-or-self::*/@itemprop[.="articleBody"]/..')
-"""The elements declared a story's body (read on the attribute axis: far fewer steps than a
-test of every wrapper of the page)."""
-_ARTICLE_BODY_TAGS = frozenset({"main", "article", "div", "section"})
 """The page's elements with ``role=main`` (found through the attribute axis: cheaper than
 testing every element)."""
 NOT_VALIDATED = Verdict(frozenset({Check.NO_TEXT}))
@@ -182,8 +178,10 @@ def semantic_candidates(tree: etree._Element, stats: StatsMap,
                         t: Thresholds = THRESHOLDS) -> list[Candidate]:
     """Candidates from HTML5 semantics: articleBody, a dominant article, main, role=main."""
     out: list[Candidate] = []
-    for el in _ARTICLE_BODIES(tree):
-        if el.tag in _ARTICLE_BODY_TAGS and el in stats:
+    for el in tree.iter("main", "article", "div", "section"):
+        if el not in stats:
+            continue
+        if el.get("itemprop") == "articleBody":
             out.append(make_candidate(el, TIER_SEMANTIC, "[itemprop=articleBody]", stats, scores, 0))
     articles = [a for a in tree.iter("article") if a in stats]
     if articles:
