@@ -113,14 +113,17 @@ class _LinkTarget:
 
     def _anchor(self, href: str) -> None:
         before, mark, fragment = href.partition("#")
-        key = (before, mark, hash_route(href) if self.routes else bool(fragment))
+        route = hash_route(href) if self.routes else ""
+        key = (before, mark, route if self.routes else bool(fragment))
         if key in self.hrefs:
             return
         self.hrefs.add(key)
         try:
-            url = safe_url_string(urljoin(self.base_url, href), encoding=self.encoding)
-            url = urljoin(self.page_url, url)
-            url = url.partition("#")[0] + (hash_route(url) if self.routes else "")
+            # joined without the fragment, or with its route alone: the URL's fragment is then
+            # the route, encoded (a base's own fragment is dropped)
+            url = safe_url_string(urljoin(self.base_url, before + route), encoding=self.encoding)
+            page, _, encoded_route = urljoin(self.page_url, url).partition("#")
+            url = page + ("#" + encoded_route if route else "")
         except ValueError:
             logger.debug("Skipped a link with a bad URL: %r", href)
             return

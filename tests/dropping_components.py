@@ -11,6 +11,8 @@ from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest
 
+from crawler.spiders.domain import START_URL_META
+
 
 class DropStartRequests:
     """Spider middleware whose ``process_start`` filters the start page requests out."""
@@ -18,7 +20,7 @@ class DropStartRequests:
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
         """Everything the spider starts with but its start pages."""
         async for item_or_request in start:
-            if isinstance(item_or_request, Request) and item_or_request.meta.get("is_start"):
+            if isinstance(item_or_request, Request) and START_URL_META in item_or_request.meta:
                 continue
             yield item_or_request
 
@@ -36,5 +38,5 @@ class RefuseStartsAtScheduling:
 
     def request_scheduled(self, request: Request, spider: Spider) -> None:
         """Refuse a start page request."""
-        if request.meta.get("is_start"):
+        if START_URL_META in request.meta:
             raise IgnoreRequest("refused at scheduling")

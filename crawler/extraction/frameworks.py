@@ -8,7 +8,8 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from collections.abc import Callable
+from typing import Any, Iterable, TypeVar
 from urllib.parse import urlsplit
 
 import yaml
@@ -19,6 +20,8 @@ from crawler.extraction.metadata_cues import MetadataCues, metadata_cues_from_da
 from crawler.extraction.month_names import MonthNames, month_names_from_data
 from crawler.extraction.name_patterns import NamePattern
 from crawler.extraction.vocabulary import hides, unknown_tags
+
+T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
@@ -348,6 +351,20 @@ def _names(value: Any) -> frozenset[str]:
     return frozenset(str(name).strip().lower() for name in _as_list(value))
 
 
+def _read_optional(folder: Path, name: str, errors: list[str], build: Callable[[Any], T],
+                   default: T) -> T:
+    """What ``build`` makes of the data of the file ``name`` of a rules folder; ``default``
+    when the file is absent, or when reading or building failed (said in ``errors``, on which
+    a crawl refuses to start)."""
+    try:
+        path = folder / name
+        if path.is_file():
+            return build(_parse_file(name, path.read_text(encoding="utf-8")))
+    except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
+        errors.append(f"{name}: {exc}")
+    return default
+
+
 @functools.lru_cache(maxsize=8)
 def _load_rules_cached(folder: Any) -> RuleSet:
     """Load a site_rules folder once per process (keyed by its location)."""
@@ -362,31 +379,17 @@ def _load_rules_cached(folder: Any) -> RuleSet:
                 errors.append(f"{name}: {exc}")
                 continue
             bucket.append(_build_rule(kind, name, data, errors))
-    cleaning = CleaningRules()
-    try:
-        cleaning_file = folder / "cleaning.yaml"
-        if cleaning_file.is_file():
-            data = _parse_file("cleaning.yaml", cleaning_file.read_text(encoding="utf-8"))
-            cleaning = _cleaning_rules(data, errors)
-    except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
-        errors.append(f"cleaning.yaml: {exc}")
-    months = MonthNames()
-    try:
-        dates_file = folder / "dates.yaml"
-        if dates_file.is_file():
-            data = _parse_file("dates.yaml", dates_file.read_text(encoding="utf-8"))
-            errors.extend(schema_errors("dates.yaml", data, DATES_SCHEMA))
-            months = month_names_from_data(data.get("month_names") or {}, errors)
-    except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
-        errors.append(f"dates.yaml: {exc}")
-    cues = MetadataCues()
-    try:
-        cues_file = folder / "metadata.yaml"
-        if cues_file.is_file():
-            data = _parse_file("metadata.yaml", cues_file.read_text(encoding="utf-8"))
-            cues = metadata_cues_from_data(data, errors, months.by_language)
-    except Exception as exc:  # noqa: BLE001 - reported; a crawl refuses to start on it
-        errors.append(f"metadata.yaml: {exc}")
+    cleaning = _read_optional(folder, "cleaning.yaml", errors,
+                              lambda data: _cleaning_rules(data, errors), CleaningRules())
+
+    def months_of(data: Any) -> MonthNames:
+        errors.extend(schema_errors("dates.yaml", data, DATES_SCHEMA))
+        return month_names_from_data(data.get("month_names") or {}, errors)
+
+    months = _read_optional(folder, "dates.yaml", errors, months_of, MonthNames())
+    cues = _read_optional(folder, "metadata.yaml", errors,
+                          lambda data: metadata_cues_from_data(data, errors, months.by_language),
+                          MetadataCues())
     unknown = sorted(cleaning.discussion_frameworks - {rule.name for rule in frameworks})
     if unknown:
         errors.append(f"cleaning.yaml: discussion_frameworks names no framework rule: "

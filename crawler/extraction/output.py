@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
@@ -342,34 +343,40 @@ class _Renderer:
                 md = md[2:-2]  # a heading wholly in bold is just a heading
             return ([("#" * _HEADINGS[tag] + " " + md)] if md else []), ([tx] if tx else [])
         if tag in ("ul", "ol", "menu"):
-            if self.nesting + LIST_LEVELS > MAX_NESTING:
-                return self.blocks(el)  # as deep as a list goes: its items' blocks join the item
-            self.nesting += LIST_LEVELS
-            try:
-                return self._list(el, ordered=tag == "ol")
-            finally:
-                self.nesting -= LIST_LEVELS
+            return self._nested(el, LIST_LEVELS,
+                                lambda inner: self._list(inner, ordered=tag == "ol"))
         if tag == "pre":
             return self._pre(el)
         if tag == "table":
             return self._table(el)
         if tag == "blockquote":
-            if self.nesting + QUOTE_LEVELS > MAX_NESTING:
-                return self.blocks(el)  # as deep as a quote goes: its blocks join the outer one
-            self.nesting += QUOTE_LEVELS
-            try:
-                md_inner, tx_inner = self.blocks(el)
-            finally:
-                self.nesting -= QUOTE_LEVELS
-            joined = "\n\n".join(md_inner)
-            quoted = ["\n".join(("> " + line) if line else ">" for line in joined.split("\n"))] if joined else []
-            return quoted, tx_inner
+            return self._nested(el, QUOTE_LEVELS, self._quote)
         if tag == "hr":
             return ["---"], []
         if tag == "dt":
             md, tx = self._inline_text(el)
             return ([f"**{md}**"] if md else []), ([tx] if tx else [])
         return self.blocks(el)
+
+    def _nested(self, el: HtmlElement, levels: int,
+                render: Callable[[HtmlElement], Blocks]) -> Blocks:
+        """``render(el)`` inside ``levels`` more Markdown nesting levels (a list or a quote);
+        an element that would pass ``MAX_NESTING`` is written as its blocks instead, which join
+        the list item or the quote around it."""
+        if self.nesting + levels > MAX_NESTING:
+            return self.blocks(el)
+        self.nesting += levels
+        try:
+            return render(el)
+        finally:
+            self.nesting -= levels
+
+    def _quote(self, el: HtmlElement) -> Blocks:
+        """A blockquote: its blocks, each line prefixed with ``>``."""
+        md_inner, tx_inner = self.blocks(el)
+        joined = "\n\n".join(md_inner)
+        quoted = ["\n".join(("> " + line) if line else ">" for line in joined.split("\n"))] if joined else []
+        return quoted, tx_inner
 
     def _list(self, el: HtmlElement, ordered: bool) -> Blocks:
         """A (possibly nested) list as one block of item lines."""

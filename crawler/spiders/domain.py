@@ -76,7 +76,8 @@ RENDER_REASON_META = "render_reason"
 SITEMAP_URL_META = "from_sitemap"
 #: ``request.meta`` key: this start request was redirected out of scope (counted once).
 START_LEFT_SCOPE_META = "start_left_scope"
-#: The start URL a request was sent for (kept through redirects, retries and rendering).
+#: The start URL a request was sent for (kept through redirects, retries and rendering); a
+#: request holding it is a start request.
 START_URL_META = "start_url"
 #: Links of one page scheduled in one turn of the reactor (about 20 ms of work on a busy
 #: machine: 5,000 links, LINKS_MAX_PER_PAGE, took 0.5 s of the reactor's CPU in one go).
@@ -84,6 +85,12 @@ REQUESTS_PER_TURN = 200
 #: URLs of a sitemap checked (canonicalised, scoped) in one go in a thread before they join the
 #: backlog: the crawl of a 50,000-URL sitemap starts after its first chunk, not after all.
 SITEMAP_CHUNK = 1000
+
+
+def _is_start(request: Request) -> bool:
+    """Whether a request is a start request (or the redirect, retry or rendering carrying one
+    on): it holds the start URL it was sent for."""
+    return START_URL_META in request.meta
 
 
 def _parse_bool(name: str, value: Any) -> bool:
@@ -460,7 +467,6 @@ class DomainSpider(Spider):
         meta: dict[str, Any] = {"crawl_role": ROLE_PAGE, "page_depth": depth,
                                 CANONICAL_URL_META: url}
         if is_start:
-            meta["is_start"] = True
             meta[START_URL_META] = url
         if self.render_mode == "always":
             meta.update(self._render_meta())
@@ -1033,7 +1039,7 @@ class DomainSpider(Spider):
             return
         kind = self._error_kind(failure)
         self.crawler.stats.inc_value(f"errors/{kind}")
-        if request.meta.get("is_start"):
+        if _is_start(request):
             self.start_requests_failed += 1
         reason = failure.getErrorMessage() or kind
         if failure.check(HttpError):
@@ -1043,7 +1049,7 @@ class DomainSpider(Spider):
                 reason += " Not Modified to a request for the whole page: nothing to store"
             elif 300 <= answer.status < 400 and not answer.headers.get("Location"):
                 reason += " without a Location header: a redirect to nowhere"
-        if request.meta.get("is_start"):
+        if _is_start(request):
             logger.error("Start URL %s could not be fetched: %s", request.url, reason)
         else:
             logger.warning("Failed to fetch %s: %s", request.url, reason)
@@ -1053,7 +1059,7 @@ class DomainSpider(Spider):
         as a failed start, with one ERROR line: a crawl whose every start URL so ends, and that
         finds no page any other way, ends as ``start_failed`` instead of finishing with nothing
         stored."""
-        if not request.meta.get("is_start"):
+        if not _is_start(request):
             return
         if request.meta.get(START_LEFT_SCOPE_META) and self.config is not None \
                 and self.config.scope.origin_refused(request.url):
@@ -1083,18 +1089,18 @@ class DomainSpider(Spider):
         refused = self.config.scope.origin_refused(request.url)
         if not refused:
             return
-        other_port = refused == OTHER_PORT
-        if other_port:
-            self.crawler.stats.inc_value("redirect/other_port")
-        if request.meta.get("is_start") and not request.meta.get(START_LEFT_SCOPE_META):
+        start = _is_start(request) and not request.meta.get(START_LEFT_SCOPE_META)
+        if start:
             request.meta[START_LEFT_SCOPE_META] = True
             if self._start_left_scope(request, refused):
-                return
-        elif other_port:
+                return  # to the site's other name, which joined the scope
+        if refused != OTHER_PORT:
+            return  # another host: the offsite filter drops it
+        self.crawler.stats.inc_value("redirect/other_port")
+        if not start:  # a start URL's is said as a failed start
             logger.info("Redirect from %s to %s, its host on another port: another site, not "
                         "followed", request.meta["redirect_urls"][-1], request.url[:300])
-        if other_port:
-            raise IgnoreRequest(f"Redirect to another port: {request.url[:300]}")
+        raise IgnoreRequest(f"Redirect to another port: {request.url[:300]}")
 
     def _start_left_scope(self, request: Request, refused: str) -> bool:
         """A start URL redirected out of the scope (``refused`` says how): whether it is
