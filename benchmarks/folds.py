@@ -198,6 +198,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
                          lambda *a, **k: []),
     "faq-questions": ("crawler.extraction", "keep_declared_questions", lambda *a, **k: 0),
     "price-line": ("crawler.extraction", "drop_price_lines", lambda *a, **k: 0),
+    "card-rail": ("crawler.extraction", "drop_card_rails", lambda *a, **k: 0),
     "page-agree": ("crawler.extraction.stages", "agreement_extra_good",
                    lambda page: page.thresholds.container_extra_good),
 }

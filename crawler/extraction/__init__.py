@@ -28,6 +28,7 @@ from crawler.extraction.declared_faq import (FAQ_RULE, add_declared_faq, find_de
 from crawler.extraction.document import parse_html
 from crawler.extraction.frameworks import (Detection, PageNames, RuleSet, detect_framework,
                                            load_rules)
+from crawler.extraction.card_rails import RAIL_PAGE_TYPES, drop_card_rails
 from crawler.extraction.link_buttons import drop_link_buttons
 from crawler.extraction.media_captions import drop_media_captions
 from crawler.extraction.price_lines import PRODUCT_PAGE_TYPE, drop_price_lines
@@ -127,6 +128,9 @@ def extract(html: str | bytes, url: str | None = None, *, trace: bool = False,
             if page.metadata is not None and page.metadata.page_type == PRODUCT_PAGE_TYPE:
                 drop_price_lines(element, page.rules.cleaning.price_line_pattern,
                                  page.thresholds, log)
+            if url and cand.tier != tiers.TIER_RULES and not story and page.metadata is not None \
+                    and page.metadata.page_type in RAIL_PAGE_TYPES:
+                drop_card_rails(element, url, page.thresholds, log)
             # The rules below read the same blocks: read once, and again only after a rule
             # removed something (every rule reads the blocks as the container stands).
             blocks: list[TextBlock] | None = None

@@ -720,6 +720,20 @@ class Thresholds:
     held-out 0.9159 -> 0.9169 (leaks 153 -> 150), development 0.9197 -> 0.9212 (142 -> 138),
     body F1 held-out 0.88479 -> 0.88482, development 0.87954 -> 0.87960."""
 
+    # --- rails of cards leading to other pages (cleaning) -----------------------------------
+    rail_min_items: int = 3
+    """Sibling linked cards of one tag and class, at least this many, all of their row's text,
+    are a rail of other pages beside the page's own content. Structural: a row of three (as
+    ``teaser_min_cards``)."""
+    rail_link_share: float = 0.7
+    """A card leads to another page when at least this share of its text is inside links
+    leading away from the page (a product name and a price in one link; a variant swatch or a
+    review with a profile link is not). Set by hand on the product pages of the development
+    folds of extraction-dev in the first version of the rule."""
+    rail_max_share: float = 0.5
+    """Rails go only when together they hold at most this share of the container's text; a
+    container made mostly of cards lists them. Structural (half)."""
+
     # --- teaser lists around a story (cleaning) ---------------------------------------------
     teaser_min_cards: int = 3
     """Sibling cards of one tag and class, at least this many, each a linked headline of
