@@ -44,6 +44,8 @@ PAGE = "https://docs.example.com/guide/page.html"
      ["https://docs.example.com/guide/x.html"]),
     ('<a href="x.html">x</a>', '<base href="http://[::1">', "utf-8",
      ["https://docs.example.com/guide/x.html"]),
+    ('<a href="x.html">x</a>', f'<base href="https://cdn.example.com/{"a" * 100_000}/">', "utf-8",
+     ["https://docs.example.com/guide/x.html"]),
 ])
 def test_anchor_links(body: str, head: str, encoding: str, expected: list[str]) -> None:
     links = scan_links(f"<html><head>{head}</head><body>{body}</body></html>", PAGE, encoding)

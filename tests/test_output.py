@@ -92,6 +92,9 @@ BASE_ARTICLE = ("<p>The harbour reopened on Monday after three weeks of repairs,
     ('<base href="http://example.org:99999/">', "https://example.org/guide/next.html",
      "https://example.org/img/cat.png"),
     ("", "https://example.org/guide/next.html", "https://example.org/img/cat.png"),
+    # a base longer than any URL the crawl requests: every link would be longer still
+    (f'<base href="https://cdn.example.net/{"a" * 100_000}/">', "https://example.org/guide/next.html",
+     "https://example.org/img/cat.png"),
 ])
 def test_content_links_resolve_against_a_valid_base(base: str, link: str, image: str) -> None:
     from crawler.extraction import extract
@@ -106,7 +109,7 @@ def test_content_links_resolve_against_a_valid_base(base: str, link: str, image:
     assert f'src="{image}"' in result.content_html
     assert f"]({image})" in result.content_markdown
     for form in (result.content_html, result.content_markdown):
-        assert not re.search(r"javascript:|data:|ftp:|\[::1|99999", form), form
+        assert not re.search(r"javascript:|data:|ftp:|\[::1|99999|aaaa", form), form
 
 
 def test_a_relative_base_of_a_page_without_address_is_ignored() -> None:

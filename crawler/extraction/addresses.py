@@ -40,6 +40,13 @@ def is_web_url(url: str) -> bool:
     return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
 
 
+#: Characters a ``<base href>`` may have (Scrapy's ``URLLENGTH_LIMIT``, the longest URL the
+#: crawl requests): every relative link of the page is at least as long as its base, so a base
+#: of 1 MB made each of a page's links 1 MB (300 links: 300 MB of ``content_html``, and as many
+#: of anchors in the crawl's link scan, 1.4 GB of memory).
+MAX_BASE_CHARS = 2083
+
+
 def document_base(page_url: str, href: str | None) -> str:
     """The URL a page's relative links resolve against: its ``<base href>`` made absolute
     against the page's URL, when that is an http(s) URL with a host and a readable port; else
@@ -48,10 +55,14 @@ def document_base(page_url: str, href: str | None) -> str:
     Browsers resolve a base this way and fall back to the page's address for one they cannot
     parse (``http://[::1``) and for a ``javascript:`` or ``data:`` base; any other scheme
     (``ftp:``, ``file:``) would make the page's links point where no page of the web is, and a
-    base still relative (a page read without its address) gives no absolute link. The crawl's
-    links and the extraction's content links both read the base here.
+    base still relative (a page read without its address) gives no absolute link. A base longer
+    than ``MAX_BASE_CHARS`` is ignored too. The crawl's links and the extraction's content
+    links both read the base here.
     """
     if href is None:
+        return page_url
+    href = href.strip()
+    if len(href) > MAX_BASE_CHARS:
         return page_url
     joined = join_url(page_url, href)
     if joined is None or not is_web_url(joined):
