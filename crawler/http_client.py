@@ -20,6 +20,13 @@ plain connection a reset is told from a close, and such a body is failed as cut 
 than its ``Content-Length``). Over TLS it is not: many servers close without TLS's closing
 message, which Twisted reports as the same kind of failure as a reset.
 
+A body longer than its ``Content-Length`` (a server that counted the characters of a UTF-8
+page instead of its bytes, or sent a second page after the first) is read as far as its length,
+as browsers and curl read it; the bytes past it were dropped without a word, so the page's end
+was lost silently. The bytes that arrive with the end of the announced body are counted here and
+the answer is flagged ``excess_body``, which :mod:`crawler.middlewares.body_checks` logs and
+counts (``response/excess_body``); bytes sent after a pause, in a later read, are not seen.
+
 The parser is Scrapy's lenient one (it skips header lines without a colon) with the count
 added; Scrapy's handler swaps its class in the same way, the only way Twisted leaves to choose
 the parser of a request.
@@ -35,7 +42,15 @@ from scrapy.core.downloader.handlers.http11 import (
     _LenientHTTP11ClientFactory,
     _LenientHTTP11ClientProtocol,
     _LenientHTTPClientParser,
+    _ResultT,
+    _ScrapyAgent,
+    get_dataloss_msg,
+    wrap_twisted_exceptions,
 )
+from scrapy.core.downloader.handlers.http11 import logger as scrapy_handler_logger
+from scrapy.exceptions import ResponseDataLossError
+from scrapy.http import Request, Response
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.crawler import Crawler
 from scrapy.settings import BaseSettings
 from twisted.internet.error import ConnectionDone
@@ -46,6 +61,11 @@ from twisted.web.client import HTTPConnectionPool
 from twisted.web.http import _IdentityTransferDecoder
 
 from crawler.startup import read_number, read_or_refuse
+
+#: Flag of a response whose server sent more bytes than its Content-Length announced.
+EXCESS_BODY_FLAG = "excess_body"
+#: Attribute of Twisted's response holding how many bytes came past its Content-Length.
+_EXCESS_ATTRIBUTE = "_crawler_excess_bytes"
 
 #: Bytes of the header line at which the answer was given up, kept in the error (and the log).
 QUOTED_BYTES = 120
@@ -112,6 +132,16 @@ class _BoundedHeadersProtocol(_LenientHTTP11ClientProtocol):
             decoder.contentLength = 1  # bytes still expected: Twisted's data-loss failure
         super().connectionLost(reason)
 
+    def _finishResponse(self, rest: bytes) -> None:  # noqa: N802 - Twisted's name
+        """The answer's body is complete: bytes past it (``rest``, which Twisted drops: it reads
+        one answer per request) are counted on the response, so that its page is not taken
+        for whole without a word. Blank bytes (a stray line end) are none."""
+        parser = self._parser
+        response = getattr(parser, "response", None)
+        if rest.strip() and response is not None:
+            setattr(response, _EXCESS_ATTRIBUTE, len(rest))
+        super()._finishResponse(rest)
+
 
 class _BoundedHeadersFactory(_LenientHTTP11ClientFactory):
     """Builds :class:`_BoundedHeadersProtocol` connections with the crawl's limit."""
@@ -147,9 +177,39 @@ def bound_response_headers(pool: HTTPConnectionPool, crawler: Crawler) -> None:
         pool._factory = _FactoryWithLimit(config.max_size)  # noqa: SLF001 - Twisted's hook
 
 
+class _ExcessFlaggingAgent(_ScrapyAgent):
+    """Scrapy's agent, flagging a response whose server sent more than its Content-Length."""
+
+    def _cb_bodydone(self, result: _ResultT, url: str) -> Response:
+        response = super()._cb_bodydone(result, url)
+        if getattr(result["txresponse"], _EXCESS_ATTRIBUTE, 0):
+            response.flags.append(EXCESS_BODY_FLAG)
+        return response
+
+
 class BoundedHeadersDownloadHandler(HTTP11DownloadHandler):
-    """Scrapy's HTTP/1.1 download handler, its answers' header sections bounded."""
+    """Scrapy's HTTP/1.1 download handler, its answers' header sections bounded and a body
+    longer than its Content-Length flagged."""
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         bound_response_headers(self._pool, crawler)
+
+    async def download_request(self, request: Request) -> Response:
+        """Scrapy's download, through :class:`_ExcessFlaggingAgent` (Scrapy's handler names
+        its agent class inside this method, the only place to choose it); a cut body fails
+        as it does there, with Scrapy's hint to turn the check off once, on Scrapy's logger
+        (:mod:`crawler.quiet_logs` keeps it out of the log and counts it)."""
+        agent = _ExcessFlaggingAgent(
+            contextFactory=self._contextFactory, bindAddress=self._bind_address,
+            pool=self._pool, maxsize=self._default_maxsize, warnsize=self._default_warnsize,
+            fail_on_dataloss=self._fail_on_dataloss, crawler=self._crawler,
+            tls_verbose_logging=self._tls_verbose_logging)
+        try:
+            with wrap_twisted_exceptions():
+                return await maybe_deferred_to_future(agent.download_request(request))
+        except ResponseDataLossError:
+            if not self._fail_on_dataloss_warned:
+                scrapy_handler_logger.warning(get_dataloss_msg(request.url))
+                self._fail_on_dataloss_warned = True
+            raise

@@ -566,6 +566,9 @@ CODING_CASES = [
          "crawl can decode: the body is read as it came",
          stored=("/coding/unknown-text", "/coding/identity", "/coding/gzip-identity"),
          not_stored=("/coding/unknown-binary",)),
+    Case("a body longer than its Content-Length (twice as long)", {"response/excess_body": 1},
+         "WARNING: Body longer than its Content-Length: {base}/bad-answer/long-body (HTTP 200) "
+         "sent more bytes than the ", stored=("/bad-answer/long-body",)),
     Case("header lines sent forever", {"response/headers_too_large": 1},
          "Answer of {base}/bad-answer/endless-headers not read: its header section larger than "
          "RESPONSE_HEADERS_MAX_SIZE (1048576 bytes) (the last line read began b'X-Header-",

@@ -13,6 +13,11 @@ The crawl never asks for a range, so a ``206 Partial Content`` is a server's mis
 a page, dropped with a WARNING (``response/partial_content``; before, the piece was stored as the
 page, its text cut off mid-word, without a word).
 
+A body longer than its ``Content-Length`` is read as far as the length, as browsers read it:
+the client flags it (:mod:`crawler.http_client`) and it is kept with a WARNING saying its end
+may be missing (``response/excess_body``; before, the page was stored without its end, without
+a word).
+
 A rendered response's body is the DOM the browser made of the page (an empty document for an
 empty body, a PDF's bytes as text), so for it the checks judge the body the server sent, which
 the render leaves in the request's meta (``SERVER_BODY_META``): rendered or not, the same answer
@@ -33,6 +38,7 @@ from scrapy.http import Response
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.decoding import is_declared_wide_text
+from crawler.http_client import EXCESS_BODY_FLAG
 from crawler.rendering import SERVER_BODY_META
 from crawler.startup import read_bool, read_or_refuse
 from crawler.unusable import UnusableResponse
@@ -146,6 +152,13 @@ class BodyCheckMiddleware:
         body = request.meta.pop(SERVER_BODY_META, None)
         if body is None:
             body = response.body
+        if EXCESS_BODY_FLAG in response.flags:
+            self.stats.inc_value("response/excess_body")
+            logger.warning("Body longer than its Content-Length: %s (HTTP %d) sent more bytes "
+                           "than the %s its headers announce; read as far as that length, as "
+                           "browsers read it, so the page may lack its end", response.url,
+                           response.status, response.headers.get("Content-Length", b"?")
+                           .decode("latin-1")[:20])
         if (not 200 <= response.status < 300 or request.method == "HEAD"
                 or request.meta.get("crawl_role") != "page"):
             return response  # robots.txt and sitemaps are read by their own rules

@@ -731,7 +731,8 @@ class HostileHandler(BaseHTTPRequestHandler):
         (``two-lengths``), a chunked body whose chunk-size line is no size (``bad-chunk``:
         ``zz``), a ``Transfer-Encoding: gzip`` over plain HTML (``transfer-gzip``), the page gzipped and
         chunked under ``Transfer-Encoding: gzip, chunked`` (``te-gzip-chunked``); or a header line of 200 kB, longer than the client reads
-        (``long-header``); or header lines of 8 kB, sent as fast as the client reads them, up to
+        (``long-header``); or a Content-Length of half the body sent whole, its end a
+        paragraph of its own (``long-body``); or header lines of 8 kB, sent as fast as the client reads them, up to
         256 MB (``endless-headers``)."""
         if rest == "endless-headers":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n")
@@ -743,6 +744,14 @@ class HostileHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         body = pages.control_page("bad answer").encode()
+        if rest == "long-body":
+            body = pages.article("Longer than announced", [
+                "The start of a page whose server announced half of its bytes.",
+                "The end of the page past its Content-Length."]).encode()
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close"
+                             b"\r\nContent-Length: %d\r\n\r\n" % (len(body) // 2) + body)
+            self.close_connection = True
+            return
         if rest == "bad-chunk":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: "
                              b"chunked\r\n\r\nzz\r\n" + body + b"\r\n0\r\n\r\n")
@@ -980,7 +989,7 @@ GROUPS: dict[str, list[str]] = {
                + [f"/bad-answer/{kind}" for kind in ("garbage", "code", "nul-header",
                                                       "two-lengths", "bad-chunk", "long-header",
                                                       "endless-headers", "transfer-gzip",
-                                                      "te-gzip-chunked")]
+                                                      "te-gzip-chunked", "long-body")]
                + ["/metadata/huge", "/malformed/huge-script"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
                   "/malformed/nulls"],
