@@ -436,15 +436,23 @@ def test_every_threshold_says_what_it_means() -> None:
 SHORT_NOTE = "<html><body><span>Just a short note about the harbour.</span></body></html>"
 
 
-@pytest.mark.parametrize("bounds, modes, method", [
-    ({}, [True, False], "trafilatura"),  # a page of a usual size, the engine's bounds
+#: The short note beside a template of 50 elements, which no reader sees and the working body
+#: leaves out, but trafilatura reads.
+TEMPLATE_NOTE = SHORT_NOTE.replace("<body>", "<body><template>" + "<p>t</p>" * 50 + "</template>")
+
+
+@pytest.mark.parametrize("bounds, html, modes, method", [
+    ({}, SHORT_NOTE, [True, False], "trafilatura"),  # a page of a usual size, the engine's bounds
     # a page over the full mode's bound (its two elements stand for a 6 MB link farm's)
-    ({"fallback_full_mode_max_elements": 1}, [True], "trafilatura"),
+    ({"fallback_full_mode_max_elements": 1}, SHORT_NOTE, [True], "trafilatura"),
     # a page over the fallback's bound: trafilatura not run, the whole body chosen after it
-    ({"fallback_max_elements": 1}, [], "body"),
-], ids=["usual page: fast, then full", "large page: fast only", "larger page: not run"])
+    ({"fallback_max_elements": 1}, SHORT_NOTE, [], "body"),
+    # the elements counted are those trafilatura reads, the template's too
+    ({"fallback_max_elements": 20}, TEMPLATE_NOTE, [], "body"),
+], ids=["usual page: fast, then full", "large page: fast only", "larger page: not run",
+        "large template: not run"])
 def test_the_fallback_runs_trafilatura_at_most_as_the_page_allows(
-        monkeypatch: pytest.MonkeyPatch, bounds: dict[str, int], modes: list[bool],
+        monkeypatch: pytest.MonkeyPatch, bounds: dict[str, int], html: str, modes: list[bool],
         method: str) -> None:
     """When the fast result does not validate, the full mode, which repeats the fast mode's
     extraction, runs only on a page of at most ``fallback_full_mode_max_elements`` elements (a
@@ -464,7 +472,7 @@ def test_the_fallback_runs_trafilatura_at_most_as_the_page_allows(
 
     monkeypatch.setattr(stages, "_trafilatura_element", counting)
     t = dataclasses.replace(THRESHOLDS, **bounds)
-    result = extract(SHORT_NOTE, "https://example.org/note", thresholds=t)
+    result = extract(html, "https://example.org/note", thresholds=t)
     assert called == modes
     assert result.method == method
     assert result.content_text == "Just a short note about the harbour."

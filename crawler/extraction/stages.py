@@ -421,7 +421,10 @@ def trafilatura_fallback(page: PageAnalysis, choice: Choice | None) -> Choice | 
     ``fallback_max_elements`` elements, whose cost it would dominate."""
     if choice is not None:
         return ALREADY_CHOSEN
-    elements, most = len(page.stats), page.thresholds.fallback_max_elements
+    # counted in the tree trafilatura reads, the untouched parse: the working body leaves out
+    # what no reader sees (a <template> of 100,000 elements)
+    elements = sum(1 for _ in page.tree.iter(etree.Element))
+    most = page.thresholds.fallback_max_elements
     if elements > most:
         return Declined(f"a page of {elements} elements, over fallback_max_elements {most}: "
                         f"trafilatura is not run (its cost on such a page passed the "
