@@ -88,18 +88,34 @@ def test_parsed_page_keeps_text_after_a_cut_element() -> None:
     ("<p>A</p><script>var a = '<p>B</p>';", "<p>A</p><script>var a = '<p>B</p>';"),
     ("<p>No code at all.</p>", "<p>No code at all.</p>"),
     ("<scripts>not code</scripts>", "<scripts>not code</scripts>"),
+    # drawings, templates, comments and data: URLs, which extraction drops too
+    ("<svg viewBox=x><path d='M0 0'/></svg><p>T</p>", "<svg viewBox=x></svg><p>T</p>"),
+    ("<template><p>hidden</p></template><p>T</p>", "<template></template><p>T</p>"),
+    ("<!-- a note --><p>T</p><!-- open", "<!----><p>T</p><!-- open"),
+    ('<img src="data:image/png;base64,iVBOR=" alt=a><p>T</p>', '<img src="data:" alt=a><p>T</p>'),
+    ("<img src = 'DATA:x'><p>T</p>", "<img src = 'DATA:'><p>T</p>"),
+    # prose quoting "=\"data:" keeps its words (a data: URL holds no space)
+    ('<p>Write x="data: the rest" and see.</p>', '<p>Write x="data: the rest" and see.</p>'),
 ])
 def test_code_text_is_dropped_and_markup_kept(markup: str, expected: str) -> None:
     assert drop_code_text(markup) == expected
 
 
-def test_a_page_over_the_size_limit_keeps_the_article_after_its_scripts() -> None:
-    code = "<script>" + "x = 1;\n" * (MAX_HTML_BYTES // 7 + 1) + "</script>"
-    page = f"<html><head>{code}</head><body><p>The article after the code.</p></body></html>"
+@pytest.mark.parametrize("code", [
+    "<script>" + "x = 1;\n" * (MAX_HTML_BYTES // 7 + 1) + "</script>",
+    '<img src="data:image/png;base64,' + "x" * (MAX_HTML_BYTES + 1) + '" alt="x = 1">',
+    "<!--" + "x = 1;\n" * (MAX_HTML_BYTES // 7 + 1) + "-->",
+    "<svg><path d='" + "x = 1;" * (MAX_HTML_BYTES // 6 + 1) + "'/></svg>",
+    "<template><p>" + "x = 1;\n" * (MAX_HTML_BYTES // 7 + 1) + "</p></template>",
+], ids=["script", "data URL", "comment", "svg", "template"])
+def test_a_page_over_the_size_limit_keeps_the_article_after_what_extraction_drops(
+        code: str) -> None:
+    page = f"<html><head><title>T</title></head><body>{code}<p>The article after the code.</p>" \
+           "</body></html>"
     doc = parse_html(page)
     assert not doc.truncated
     assert "The article after the code." in doc.tree.text_content()
-    assert "x = 1" not in doc.tree.text_content()
+    assert "x = 1;" not in doc.tree.text_content()
 
 
 def _nested(depth: int) -> str:

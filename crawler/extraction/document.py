@@ -16,13 +16,20 @@ logger = logging.getLogger(__name__)
 
 MAX_HTML_BYTES = 6_000_000
 """Pages larger than this are truncated before parsing (the main content is almost always early),
-after the text of their scripts and style sheets, which extraction removes anyway, is dropped:
-a page whose head inlines 6 MB of script keeps its article. No page of the development corpora
+after what extraction removes anyway is dropped (the text of scripts, style sheets, SVG drawings
+and templates, comments, ``data:`` URLs in attributes): a page whose head inlines 6 MB of script,
+or whose header holds a 7 MB image as a ``data:`` URL, keeps its article. No page of the development corpora
 is that large (the largest is 4.97 MB), so none changes."""
-#: The start tag of an element whose text is code (script, style sheet), and the type of a
-#: script that is data the extraction reads (JSON-LD), which is kept.
-_CODE_START = re.compile(r"<(script|style)\b([^<>]*)>", re.IGNORECASE)
+#: Where a page holds what extraction drops anyway: the start tag of an element whose text is
+#: code or never shown (script, style sheet, SVG drawing, template), a comment, a ``data:`` URL
+#: in an attribute (an image inlined as base64); and the type of a script that is data the
+#: extraction reads (JSON-LD), which is kept.
+_CODE_START = re.compile(r"<(script|style|svg|template)\b([^<>]*)>|(<!--)|=\s*([\"'])data:",
+                         re.IGNORECASE)
 _LD_JSON = re.compile(r"ld\+json", re.IGNORECASE)
+#: White space: a ``data:`` URL holds none (an ``="data:`` in prose is followed by some before
+#: its next quote, and stays).
+_SPACE = re.compile(r"\s")
 
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
@@ -164,17 +171,25 @@ def flatten_markup(text: str, limit: int = MAX_MARKUP_DEPTH) -> str:
 
 
 def drop_code_text(text: str) -> str:
-    """``text`` without what its scripts (JSON-LD apart) and style sheets hold between their
-    tags; an element left open keeps its text. One pass: the end tag is found by a plain search
-    from each start tag, never by a pattern that could backtrack over the page."""
+    """``text`` without what its scripts (JSON-LD apart), style sheets, SVG drawings and
+    templates hold between their tags, its comments hold, and its ``data:`` URLs in attributes
+    hold after ``data:``; an element or comment left open keeps its text. One pass: each end
+    is found by a plain search from its start, never by a pattern that could backtrack over
+    the page."""
     lower = text.lower()
     pieces: list[str] = []
     last = position = 0
     while (start := _CODE_START.search(text, position)) is not None:
-        end = lower.find("</" + start.group(1).lower(), start.end())
+        name, comment, quote = start.group(1), start.group(3), start.group(4)
+        if name is not None:
+            end = lower.find("</" + name.lower(), start.end())
+            drop = name.lower() != "script" or not _LD_JSON.search(start.group(2))
+        else:
+            end = text.find("-->" if comment else quote, start.end())
+            drop = bool(comment) or _SPACE.search(text, start.end(), max(end, 0)) is None
         if end < 0:
             break
-        if start.group(1).lower() == "style" or not _LD_JSON.search(start.group(2)):
+        if drop:
             pieces.append(text[last:start.end()])
             last = end
         position = end
