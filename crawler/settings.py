@@ -166,6 +166,10 @@ TRAP_MAX_PATTERN_DEPTH = 30
 # parameter names): whatever a trap invents, the crawl ends. Raise it for a site with more
 # numbered pages of one shape (0: no cap).
 TRAP_MAX_PER_PATTERN = 10000
+# Distinct URLs with a query followed per host and path (numbers and tokens abstracted), whatever
+# the parameter names: a trap inventing a new name per link makes a new shape each time, and so
+# do a shop's filter combinations. Raise it with TRAP_MAX_PER_PATTERN (0: no cap).
+TRAP_MAX_QUERIES_PER_PATH = 10000
 # Links followed per page (the first in document order; 0: all). A page of 200,000 links would
 # otherwise put 200,000 requests in the scheduler at once.
 LINKS_MAX_PER_PAGE = 5000

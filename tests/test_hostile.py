@@ -370,6 +370,23 @@ def test_text_around_pathological_markup_is_kept(path: str, kept: str, heavy_cra
     assert "Traceback" not in heavy_crawl.log
 
 
+def test_a_trap_inventing_parameter_names_ends_by_its_own_limit(hostile_server,
+                                                                tmp_path) -> None:
+    """Each link a new parameter name: a new URL shape and pattern every time, bounded by the
+    count of URLs with a query per path (the page budget is only a safety net)."""
+    result = run_crawl(f"{hostile_server.base}/qnames", tmp_path, spider_args={
+        "render": "never"}, settings={**FAST, "TRAP_MAX_QUERIES_PER_PATH": 15,
+                                      "CLOSESPIDER_PAGECOUNT": 200})
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["finish_reason"] == "finished"
+    assert result.stats["trap/query_count"] >= 1
+    assert "Spider trap (query_count): not following " in result.log
+    assert "URLs with a query under 127.0.0.1:" in result.log
+    fetched = [h.path for h in hostile_server.hits("/qnames")]
+    assert "/qnames" in fetched  # the start page stays, and 15 of the pages it leads to
+    assert len([p for p in fetched if "?" in p]) == 15
+
+
 def test_links_per_page_are_capped(hostile_server, tmp_path) -> None:
     result = run_crawl(f"{hostile_server.base}/many/links/3000", tmp_path,
                        spider_args={"render": "never", "sitemaps": "false"},

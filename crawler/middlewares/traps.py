@@ -16,6 +16,11 @@ a setting, a stat and a log line:
   with more numbered pages of one shape than this needs a higher value. The URLs a sitemap
   lists are the site's own list of pages, not links: the spider hands them to the scheduler
   itself, bounded by ``SITEMAP_MAX_URLS``, and this rule does not see them.
+- ``TRAP_MAX_QUERIES_PER_PATH`` (10,000): distinct URLs with a query followed per host and path
+  (digit runs and token-like segments abstracted, as in the shape above), whatever the query's
+  parameter names (``trap/query_count``). A trap that invents a new parameter *name* on each link
+  (``?ba=1`` -> ``?kofe=1`` -> ...) makes a new shape, and a new pattern, with each, so the two
+  rules above never stopped it; so do a shop's filters, each combination of them a set of names.
 - Session-id parameters (``jsessionid``, ``PHPSESSID``, ``sid``, ...) are removed from followed
   URLs, so one page is not fetched once per session (``trap/session_id_stripped``).
 - Parameters of any name whose token-like values change on every link to the same page
@@ -98,6 +103,11 @@ def url_shape(url: str) -> str:
     return f"{parts.netloc}{'/'.join(segments)}?{'&'.join(names)}"
 
 
+def path_shape(url: str) -> str:
+    """The shape of the URL's host and path alone (the query dropped, names too)."""
+    return url_shape(urlsplit(url)._replace(query="").geturl()).rstrip("?")
+
+
 def is_token(value: str) -> bool:
     """Whether a parameter value looks like a generated identifier (a session id, a token)."""
     return bool(_TOKEN.match(value))
@@ -158,6 +168,7 @@ class TrapConfig:
     max_segment_repeats: int
     max_pattern_depth: int
     max_per_pattern: int
+    max_queries_per_path: int
     strip_session_ids: bool
 
     @classmethod
@@ -170,6 +181,8 @@ class TrapConfig:
                                           minimum=0),
             max_per_pattern=read_number(settings, "TRAP_MAX_PER_PATTERN", whole=True,
                                         minimum=0),
+            max_queries_per_path=read_number(settings, "TRAP_MAX_QUERIES_PER_PATH", whole=True,
+                                             minimum=0),
             strip_session_ids=read_bool(settings, "TRAP_STRIP_SESSION_IDS"),
         )
 
@@ -181,6 +194,8 @@ class TrapMiddleware:
         self.stats = crawler.stats
         self.config = config
         self._per_pattern: dict[str, set[int]] = {}
+        #: Per path shape, the URLs with a query followed there.
+        self._per_path: dict[str, set[int]] = {}
         self._logged: set[tuple[str, str]] = set()
         #: Per host, parameters learnt to carry a per-link token rather than content.
         self._volatile: dict[str, set[str]] = {}
@@ -289,23 +304,36 @@ class TrapMiddleware:
             return self._drop("pattern_depth", url,
                               f"{depth} same-pattern links in a row > "
                               f"{cfg.max_pattern_depth} ({pattern})")
-        if cfg.max_per_pattern:
-            shape = url_shape(url)
-            seen = self._per_pattern.setdefault(shape, set())
-            key = hash(url)
-            if key not in seen:
-                if len(seen) >= cfg.max_per_pattern:
-                    return self._drop("pattern_count", url,
-                                      f"more than {cfg.max_per_pattern} URLs of shape {shape} "
-                                      "(TRAP_MAX_PER_PATTERN)")
-                seen.add(key)
+        if cfg.max_per_pattern and not self._admit(
+                self._per_pattern, url_shape(url), url, cfg.max_per_pattern):
+            return self._drop("pattern_count", url,
+                              f"more than {cfg.max_per_pattern} URLs of shape {url_shape(url)} "
+                              "(TRAP_MAX_PER_PATTERN)")
+        if cfg.max_queries_per_path and urlsplit(url).query and not self._admit(
+                self._per_path, path_shape(url), url, cfg.max_queries_per_path):
+            return self._drop("query_count", url,
+                              f"more than {cfg.max_queries_per_path} URLs with a query under "
+                              f"{path_shape(url)} (TRAP_MAX_QUERIES_PER_PATH)")
         request.meta[PATTERN_META] = (pattern, depth)
         return request
+
+    @staticmethod
+    def _admit(counted: dict[str, set[int]], shape: str, url: str, limit: int) -> bool:
+        """Whether ``url`` is one of the first ``limit`` URLs of ``shape`` (counted if new)."""
+        seen = counted.setdefault(shape, set())
+        key = hash(url)
+        if key in seen:
+            return True
+        if len(seen) >= limit:
+            return False
+        seen.add(key)
+        return True
 
     def _drop(self, rule: str, url: str, why: str) -> None:
         """Count a dropped link; the first per rule and pattern logs at INFO, the rest at DEBUG."""
         self.stats.inc_value(f"trap/{rule}")
-        key = (rule, url_shape(url) if rule.startswith("pattern") else urlsplit(url).netloc)
+        key = (rule, path_shape(url) if rule == "query_count" else url_shape(url)
+               if rule.startswith("pattern") else urlsplit(url).netloc)
         level = logging.DEBUG if key in self._logged else logging.INFO
         self._logged.add(key)
         logger.log(level, "Spider trap (%s): not following %s: %s", rule, url[:300], why)

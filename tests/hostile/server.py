@@ -442,6 +442,14 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.send(200, pages.article("Growing query", ["Growing query. " + pages.FILLER],
                                      links=[target]))
 
+    def query_names(self, rest: str, query: dict, count: int) -> None:
+        """Each page links two pages of the same path under a parameter name never seen before
+        (letters only, so no digit is abstracted): every link a new URL shape and pattern."""
+        def name() -> str:
+            return "".join("bdfgklmnprstvz"[b % 14] + "aeiou"[b % 5] for b in os.urandom(4))
+        self.send(200, pages.article("Query names", ["Query names. " + pages.FILLER],
+                                     links=[f"/qnames?{name()}=1", f"/qnames?{name()}=1"]))
+
     def path_growth(self, rest: str, query: dict, count: int) -> None:
         """Each page links a relative ``sN/``: ``/pgrow/s1/s2/s3/...`` with distinct segments."""
         depth = rest.count("/")
@@ -898,6 +906,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/script/", HostileHandler.script),
     ("/tsession/", HostileHandler.token_session),
     ("/qgrow", HostileHandler.query_growth),
+    ("/qnames", HostileHandler.query_names),
     ("/pgrow/", HostileHandler.path_growth),
     ("/ci/", HostileHandler.case_insensitive),
     ("/many/", HostileHandler.many),
