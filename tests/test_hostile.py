@@ -586,6 +586,10 @@ CODING_CASES = [
     Case("a body longer than its Content-Length (twice as long)", {"response/excess_body": 1},
          "WARNING: Body longer than its Content-Length: {base}/bad-answer/long-body (HTTP 200) "
          "sent more bytes than the ", stored=("/bad-answer/long-body",)),
+    Case("7 MB of article text, past the size the extraction parses",
+         {"extraction/html_cut": 1},
+         "WARNING: Page {base}/malformed/huge-text too large to extract whole (",
+         stored=("/malformed/huge-text",)),
     Case("header lines sent forever", {"response/headers_too_large": 1},
          "Answer of {base}/bad-answer/endless-headers not read: its header section larger than "
          "RESPONSE_HEADERS_MAX_SIZE (1048576 bytes) (the last line read began b'X-Header-",

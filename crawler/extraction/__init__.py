@@ -99,6 +99,7 @@ def extract(html: str | bytes, url: str | None = None, *, trace: bool = False,
     doc = parse_html(html)
     _note(log, step="document", encoding=doc.encoding, html_length=doc.html_length,
           truncated=doc.truncated, error=doc.error)
+    result.html_cut = doc.truncated
     if doc.tree is None:
         result.quality_score = 0.0
         result.quality_reasons = [f"no content: {doc.error}"]

@@ -37,6 +37,9 @@ class Extraction:
     metadata_cut: list[str] = field(default_factory=list)
     """Metadata fields that were longer than the engine keeps and were cut (``title``,
     ``authors``...; see ``Thresholds.metadata_max_chars``)."""
+    html_cut: bool = False
+    """Whether the page was larger than the engine parses (``MAX_HTML_BYTES`` characters, once
+    the text it never shows is dropped): only its start was extracted."""
     trace: list[dict[str, Any]] | None = None
     decisions: list[dict[str, Any]] | None = None
     """One entry per stage of the choice (``stage``, ``applied``, ``why``...), when tracing."""

@@ -11,6 +11,7 @@ from scrapy.crawler import Crawler
 from crawler.content_hash import content_hash
 from crawler.decoding import decode_page
 from crawler.extraction import THRESHOLDS, Extraction, extract
+from crawler.extraction.document import MAX_HTML_BYTES
 from crawler.extraction.frameworks import load_rules
 from crawler.gc_tuning import YOUNG_THRESHOLD
 from crawler.items import EXTRACTED_FIELDS, PageItem
@@ -124,6 +125,13 @@ class ExtractionPipeline:
         self.apply(result, item)
         if result.metadata_cut:
             self.count_metadata_cut(item.url, result.metadata_cut)
+        if result.html_cut:
+            self.stats.inc_value("extraction/html_cut")
+            logger.warning("Page %s too large to extract whole (%d bytes): only its first %d "
+                           "characters (MAX_HTML_BYTES, once the text it never shows, scripts, "
+                           "styles and comments, is dropped) are extracted; the text after them "
+                           "is not stored",
+                           item.url, len(item.raw_html), MAX_HTML_BYTES)
         item.content_hash = content_hash(item.content_text)
         self.stats.inc_value(f"extraction/method/{result.method or 'none'}")
         if not result.content_text:

@@ -331,6 +331,14 @@ def huge_metadata_page() -> str:
             f'<body><main><article>{paragraphs}</article></main></body></html>')
 
 
+def huge_text_page(size: int = 7 * 1024 * 1024) -> str:
+    """An article of ``size`` characters of paragraphs, past the parser's size limit even with
+    nothing left out, its last paragraph past it."""
+    count = size // (len(FILLER) + 8)
+    return article("Huge text", ["First paragraph of a huge article. " + FILLER,
+                                 *[FILLER] * count, "Last paragraph past the limit."])
+
+
 def huge_script_page(size: int = 7 * 1024 * 1024) -> str:
     """An article after ``size`` characters of inline script in its head (past the parser's
     size limit, which cut the page before its body), with JSON-LD after the script."""

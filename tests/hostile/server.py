@@ -830,7 +830,7 @@ class HostileHandler(BaseHTTPRequestHandler):
             "unreadable-base": pages.unreadable_base_page,
             "json-ld-surrogates": lambda: pages.json_ld_page("surrogates"),
             "json-ld-deep": lambda: pages.json_ld_page("deep"),
-            "huge-script": pages.huge_script_page}
+            "huge-script": pages.huge_script_page, "huge-text": pages.huge_text_page}
         self.send(200, makers[rest]())
 
     def xss(self, rest: str, query: dict, count: int) -> None:
@@ -999,7 +999,7 @@ GROUPS: dict[str, list[str]] = {
                                                       "two-lengths", "bad-chunk", "long-header",
                                                       "endless-headers", "transfer-gzip",
                                                       "te-gzip-chunked", "long-body")]
-               + ["/metadata/huge", "/malformed/huge-script"],
+               + ["/metadata/huge", "/malformed/huge-script", "/malformed/huge-text"],
     "malformed": ["/malformed/unclosed", "/malformed/tables", "/malformed/long-line",
                   "/malformed/nulls"],
     # No metadata address here: this group is also crawled with the guard turned off.
