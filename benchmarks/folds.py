@@ -175,6 +175,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "share-widget": ("crawler.extraction", "drop_share_widgets", lambda *a, **k: 0),
     "story-aside": ("crawler.extraction", "drop_story_asides", lambda *a, **k: 0),
     "story-head": ("crawler.extraction", "drop_story_head", lambda *a, **k: 0),
+    "lead-date": ("crawler.extraction.story_head", "lead_date_lines", lambda *a, **k: []),
     "declared-lead": ("crawler.extraction", "add_declared_lead", lambda *a, **k: False),
     "head-lead": ("crawler.extraction.story_lead", "find_head_lead", lambda *a, **k: None),
     "discussion-posts": ("crawler.extraction.clean", "discussion_posts", lambda *a, **k: None),

@@ -102,3 +102,51 @@ def test_a_titled_post_of_lists_loses_its_head(name: str, body: str, stay: list[
             f"<footer>Copyright</footer></body></html>")
     result = extract(html, "https://blog.example/2024/bike/")
     assert_kept_and_removed(result.content_text, name, stay, go)
+
+
+STANDFIRST = ("<p class='sub'>Nach drei Wochen Verzug legen die ersten Boote an; die Stadt "
+              "feiert ihren Hafen mit einem Fest am Kai, zu dem die Nachbarorte ihre Chöre und "
+              "ihre Blaskapellen schicken.</p>")
+
+
+def headed_page(between: str, standfirst: str = STANDFIRST) -> str:
+    """A story whose header holds the title and the standfirst, then the given lines, then the
+    story's body in a wrapper of its own."""
+    return (f"<html><head><title>Hafen eröffnet</title>{ARTICLE}</head><body><header><a "
+            f"href='/'>Start</a></header><article><header><h1>Hafen eröffnet</h1>{standfirst}"
+            f"<figure><img src='/hafen.jpg'></figure>{between}</header>"
+            f"<div class='body'>{STORY}</div></article><footer>Impressum</footer></body></html>")
+
+
+LEAD_DATE_CASES = [
+    # (name, page, must stay, must go)
+    ("a date line after the standfirst",
+     headed_page("<div class='meta'><span>Pubblicato il 19 Febbraio 2020</span> "
+                 "<span>Ultima modifica 19 Febbraio 2020 12:02</span></div>"),
+     ["Hafen eröffnet", "Nach drei Wochen Verzug", "Absatz 0", "Absatz 4"],
+     ["Pubblicato", "Ultima modifica"]),
+    ("a byline with a time element after the standfirst",
+     headed_page("<p>Von Amelie Marie, <time datetime='2024-03-02'>2. März</time></p>"),
+     ["Nach drei Wochen Verzug", "Absatz 0"], ["Amelie Marie"]),
+    ("a line without a date after the standfirst stays",
+     headed_page("<p>Hafenstadt im Wandel</p>"),
+     ["Nach drei Wochen Verzug", "Hafenstadt im Wandel", "Absatz 0"], []),
+    ("a date line before a list, not the story, stays",
+     headed_page("<div>24.01.2022 11:38</div><ul><li>Kai 1</li><li>Kai 2</li></ul>"),
+     ["Nach drei Wochen Verzug", "24.01.2022 11:38", "Absatz 0"], []),
+    ("a long first paragraph is the story's own, not a standfirst",
+     headed_page("<div>24.01.2022 11:38</div>",
+                 standfirst="<p>" + "Die Boote legen wieder an, und die Stadt feiert. " * 18
+                 + "</p>"),
+     ["Die Boote legen wieder an", "24.01.2022 11:38", "Absatz 0"], []),
+]
+
+
+@pytest.mark.parametrize("name,html,stay,go", LEAD_DATE_CASES,
+                         ids=[c[0] for c in LEAD_DATE_CASES])
+def test_lead_date(name: str, html: str, stay: list[str], go: list[str]) -> None:
+    """Date lines between a standfirst outside the story's body and the body go; the title,
+    the standfirst, other lines there and the story stay."""
+    result = extract(html, URL, trace=True)
+    assert_kept_and_removed(result.content_text, name, stay, go)
+    assert bool(go) == any(e.get("rule") == "lead-date" for e in result.trace)

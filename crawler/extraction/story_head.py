@@ -12,6 +12,10 @@ author; trafilatura's users do not get these lines in the text, and we did. The 
   characters, that holds a ``<time>`` element or shows a date (``shows_date``: a day, month
   and year in a date's numbers, not a range or a count beside a year) is a date line and goes.
 
+When the first prose block is a standfirst (short, outside the story's body: its parent is not
+the next paragraph's), the date lines between it and the story's next paragraph go too
+(``lead-date`` in the trace: headline, standfirst, then the date and author, then the body).
+
 A longer line that shows a date before the first paragraph (a standfirst citing a date) stays,
 and so do short lines without a date (a kicker, a name: no shape tells them from the story's
 first words). The rule runs where the tail rule does: on article pages, never on containers
@@ -32,6 +36,9 @@ from crawler.extraction.tree_text import text_content
 
 HEAD_RULE = "story-head"
 """The rule's name in the trace."""
+
+LEAD_DATE_RULE = "lead-date"
+"""The name in the trace of the date lines between a standfirst and the story."""
 
 
 def _date_line(block: TextBlock, t: Thresholds) -> bool:
@@ -59,5 +66,31 @@ def drop_story_head(container: etree._Element, t: Thresholds,
         return 0
     first = next(i for i, block in enumerate(blocks) if is_prose(block, t))
     doomed = [b for b in blocks[:first] if _date_line(b, t)]
+    after_lead = lead_date_lines(blocks, first, t)
     return remove_blocks(doomed, container, trace, HEAD_RULE,
-                         "before the story's first paragraph: short lines showing a date")
+                         "before the story's first paragraph: short lines showing a date") \
+        + remove_blocks(after_lead, container, trace, LEAD_DATE_RULE,
+                        "between the standfirst and the story: short lines showing a date")
+
+
+def lead_date_lines(blocks: list[TextBlock], first: int, t: Thresholds) -> list[TextBlock]:
+    """The date lines right after the story's first prose block when that block is a standfirst
+    and only date lines stand between it and the next prose block (pictures aside): a page
+    that prints the headline, the standfirst, then the date and the author before the story
+    ("lead-date" in the ablation). A standfirst is short (at most ``head_lead_max_chars``) and
+    stands outside the story's body: its parent is not the next paragraph's (a header holding
+    the title and the standfirst, then the body). A dated line between two paragraphs of one
+    body (an update note), a heading or any other line between them leaves them alone."""
+    if blocks[first].chars > t.head_lead_max_chars:
+        return []
+    between: list[TextBlock] = []
+    for block in blocks[first + 1:]:
+        if is_prose(block, t):
+            apart = block.element.getparent() is not blocks[first].element.getparent()
+            return between if apart else []
+        if not block.chars:
+            continue  # a picture between them
+        if not _date_line(block, t):
+            return []
+        between.append(block)
+    return []
