@@ -186,6 +186,7 @@ ABLATIONS: dict[str, tuple[str, str, Any]] = {
     "print-hidden": ("crawler.extraction.clean", "_print_hidden_blocks", lambda *a, **k: []),
     "orphan-label": ("crawler.extraction.clean", "labels_before", lambda *a, **k: []),
     "script-button": ("crawler.extraction.link_buttons", "_script_button", lambda *a, **k: False),
+    "teaser-tag": ("crawler.extraction.teaser_lists", "per_card_groups", lambda *a, **k: []),
     "teaser-box": ("crawler.extraction.teaser_lists", "row_boxes", lambda *a, **k: {}),
     "teaser-card": ("crawler.extraction.teaser_lists", "find_lone_cards", lambda *a, **k: []),
     "tail-label": ("crawler.extraction", "trim_tail_labels", lambda *a, **k: 0),

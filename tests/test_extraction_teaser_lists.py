@@ -162,3 +162,43 @@ def test_trace_names_the_rule() -> None:
     entries = [e for e in result.trace if e.get("rule") == "teaser-list"]
     assert entries and "Fähre Nummer 0" in entries[0]["text"][0]
     assert "Absatz 4" in result.content_text
+
+
+def numbered_card(i: int) -> str:
+    """A teaser card carrying a class of its own (its index), as some templates number them."""
+    return card(i).replace("<div class='card'>", f"<div class='card card_{i}'>", 1)
+
+
+TAG_CASES = [
+    # (name, article html, must stay, must go)
+    ("a row of cards each with a class of its own after the story",
+     STORY + row("".join(numbered_card(i) for i in range(4)), title="<h2>Auch aktuell</h2>"),
+     ["Absatz 0", "Absatz 4"], ["Auch aktuell", "Fähre Nummer 0", "Zusammenfassung 3"]),
+    ("cards each with a class of its own, in article elements, a row with its label",
+     STORY + "<div class='more'><div class='label'>Auch aktuell</div><div class='row'>" + "".join(
+         f"<article class='article article_{i}'><h2><a href='/2024/faehre-{i}-faehrt-wieder'>"
+         f"Fähre Nummer {i} fährt wieder zur Insel</a></h2><div>0{i}.02.2024</div></article>"
+         for i in range(5)) + "</div></div>",
+     ["Absatz 0", "Absatz 4"], ["Fähre Nummer 0", "Fähre Nummer 4"]),
+    ("paragraphs each with a class of their own are the story",
+     "".join(p.replace("<p>", f"<p class='para-{i}'>", 1) for i, p in enumerate(PARAGRAPHS)),
+     ["Absatz 0", "Absatz 4"], []),
+    ("a list of linked headlines with numbered items between the story's paragraphs stays",
+     inside("<ul>" + "".join(f"<li class='item-{i}'><a href='/2024/faehre-{i}-faehrt-wieder'>"
+                             f"Fähre Nummer {i} fährt nach der Reparatur wieder zur Insel</a>"
+                             f"</li>" for i in range(6)) + "</ul>"),
+     ["Fähre Nummer 0 fährt nach", "Fähre Nummer 5 fährt nach", "Absatz 4"], []),
+    ("a page made of numbered cards with a short introduction lists pages",
+     "<p>Alle Meldungen zum Hafen.</p>" + row("".join(numbered_card(i) for i in range(6))),
+     ["Alle Meldungen zum Hafen", "Fähre Nummer 0", "Zusammenfassung 5"], []),
+]
+
+
+@pytest.mark.parametrize("name,article,stay,go", TAG_CASES, ids=[c[0] for c in TAG_CASES])
+def test_teaser_rows_by_tag(name: str, article: str, stay: list[str], go: list[str]) -> None:
+    """Cards that each carry a class of their own (an index, an id) form a row by their tag:
+    the row after the story goes, named in the trace; the story's paragraphs, its own lists and
+    a page made of such cards stay."""
+    result = extract(page(article), URL, trace=True)
+    assert_kept_and_removed(result.content_text, name, stay, go)
+    assert bool(go) == any(e.get("rule") == "teaser-tag" for e in result.trace)

@@ -25,6 +25,8 @@ and too large for the tail's share. The rule reads structure only:
   between the story's paragraphs is the story's own, and so is a row titled by a heading with
   another heading of its level beside it (a section of the page's own outline: a hub page's
   index of documents, section after section);
+- cards that each carry a class of their own (an index, a post's id) are grouped by their tag
+  when grouping by tag and class finds no row (``teaser-tag`` in the trace);
 - a row in a box holding nothing but teaser rows and headings (``teaser-box``: "more from this
   author" over "latest", each under its heading) goes with the whole box, wherever it stands
   and whatever its headings (a linked author's name, a heading beside another): a section of
@@ -63,6 +65,9 @@ from crawler.extraction.vocabulary import HEADING_TAGS
 
 TEASER_RULE = "teaser-list"
 """The rule's name in the trace."""
+TEASER_TAG_RULE = "teaser-tag"
+"""Name of the part that groups a row's cards by tag when each carries a class of its own
+(:func:`per_card_groups`)."""
 TEASER_BOX_RULE = "teaser-box"
 """Name of the part that takes a box of titled rows whole (:func:`row_boxes`)."""
 
@@ -176,8 +181,10 @@ def _cards_reach(members: list[etree._Element], links: _SiteLinks, needed: float
 
 
 def find_teaser_rows(container: etree._Element, url: str, t: Thresholds,
-                     links: _SiteLinks | None = None) -> list[etree._Element]:
-    """The teaser rows of the container, outermost first (a row inside another is left to it)."""
+                     links: _SiteLinks | None = None,
+                     by_tag: list[etree._Element] | None = None) -> list[etree._Element]:
+    """The teaser rows of the container, outermost first (a row inside another is left to it);
+    ``by_tag`` collects those only :func:`per_card_groups` found."""
     links = links or _SiteLinks(url, t)
     rows: list[etree._Element] = []
     for parent in container.iter():
@@ -186,17 +193,44 @@ def find_teaser_rows(container: etree._Element, url: str, t: Thresholds,
             continue
         if rows and any(anc in rows for anc in parent.iterancestors()):
             continue
-        for members in children_by_shape(parent).values():
-            if len(members) < t.teaser_min_cards:
-                continue
-            if not _cards_reach(members, links,
-                                max(t.teaser_min_cards, t.grid_linked_share * len(members))):
-                continue
-            held = sum(non_space_chars(text_content(m)) for m in members)
-            if held >= t.teaser_row_share * non_space_chars(text_content(parent)):
-                rows.append(parent)
-                break
+        if _row_of(parent, list(children_by_shape(parent).values()), links, t):
+            rows.append(parent)
+        elif _row_of(parent, per_card_groups(parent), links, t):
+            rows.append(parent)
+            if by_tag is not None:
+                by_tag.append(parent)
     return rows
+
+
+def _row_of(parent: etree._Element, groups: list[list[etree._Element]], links: _SiteLinks,
+            t: Thresholds) -> bool:
+    """Whether one of the groups of a parent's children makes it a teaser row: at least
+    ``teaser_min_cards`` members, ``grid_linked_share`` of them cards, holding at least
+    ``teaser_row_share`` of the parent's text."""
+    for members in groups:
+        if len(members) < t.teaser_min_cards:
+            continue
+        if not _cards_reach(members, links,
+                            max(t.teaser_min_cards, t.grid_linked_share * len(members))):
+            continue
+        held = sum(non_space_chars(text_content(m)) for m in members)
+        if held >= t.teaser_row_share * non_space_chars(text_content(parent)):
+            return True
+    return False
+
+
+def per_card_groups(parent: etree._Element) -> list[list[etree._Element]]:
+    """A parent's element children grouped by tag alone, the groups whose members carry more
+    than one class string: cards that each carry a class of their own (``article_0``,
+    ``article_1``; ``views-row-1``; ``post-190299``), which grouping by tag and class splits
+    into groups of one ("teaser-tag" in the ablation). A group of one class string was read
+    already."""
+    groups: dict[str, list[etree._Element]] = {}
+    for child in parent:
+        if isinstance(child.tag, str):
+            groups.setdefault(child.tag, []).append(child)
+    return [members for members in groups.values()
+            if len({m.get("class") or "" for m in members}) > 1]
 
 
 def find_lone_cards(container: etree._Element, url: str, t: Thresholds,
@@ -384,7 +418,8 @@ def drop_teaser_lists(container: etree._Element, url: str, t: Thresholds,
     """Remove the teaser rows (and their titles) from a story's container; return how many rows
     went (``blocks``: the container's ``text_blocks``, when the caller has them)."""
     links = _SiteLinks(url, t)
-    rows = find_teaser_rows(container, url, t, links)
+    by_tag: list[etree._Element] = []
+    rows = find_teaser_rows(container, url, t, links, by_tag)
     if blocks is None:
         blocks = text_blocks(container)
     titles = {row: _row_title(row, container, t) for row in rows}
@@ -420,6 +455,13 @@ def drop_teaser_lists(container: etree._Element, url: str, t: Thresholds,
         return 0
     for el in doomed:
         remove_block(el, container)
+    tagged = [row for row in by_tag
+              if row in gone or any(anc in gone for anc in row.iterancestors())]
+    if trace is not None and tagged:
+        trace.append({"step": "clean", "action": "removed", "rule": TEASER_TAG_RULE,
+                      "why": "teaser rows whose cards each carry a class of their own, found "
+                             "by their tag", "count": len(tagged),
+                      "text": [" ".join(text_content(row).split())[:60] for row in tagged[:5]]})
     if trace is not None:
         trace.append({"step": "clean", "action": "removed", "rule": TEASER_RULE,
                       "why": "rows of cards, each a linked headline of another of the site's "
