@@ -270,6 +270,14 @@ def choose_charset(body: bytes, header_label: str | None,
                 (("header", header_label), ("meta", meta_label)) if label]
     known = [(source, label, codec) for source, label, codec in declared if codec]
     named = ", ".join(f"{source} {label}" for source, label, _ in declared) or "nothing"
+    if not any(codec in WIDE_CHARSETS for _, _, codec in known):
+        wide = wide_markup_codec(sample)
+        if wide is not None:
+            return CharsetChoice(wide, "bytes", "corrected" if known else "detected",
+                                 f"declared {named} but the bytes are {wide} markup without a "
+                                 "byte-order mark" if known else
+                                 f"no charset declared: the bytes are {wide} markup without a "
+                                 "byte-order mark")
     if sample.isascii():
         # UTF-16/32 text of ASCII characters is ASCII bytes too (NULs beside them): a wide
         # declaration holds only when the bytes read as markup in it. An ASCII page declaring
@@ -326,10 +334,31 @@ def choose_charset(body: bytes, header_label: str | None,
 
 
 def is_declared_wide_text(body: bytes, label: str | None) -> bool:
-    """Whether a body declared as UTF-16/32 (no byte-order mark needed) reads as markup in it:
+    """Whether a body declared as UTF-16/32 (no byte-order mark needed) reads as markup in it,
+    or one declaring no wide charset is UTF-16/32 markup all the same (:func:`wide_markup_codec`):
     such a body is full of NUL bytes without being binary."""
     codec = codec_name(label)
-    return codec in WIDE_CHARSETS and _reads_as_wide_text(body[:DETECT_SAMPLE], codec)
+    if codec in WIDE_CHARSETS:
+        return _reads_as_wide_text(body[:DETECT_SAMPLE], codec)
+    return wide_markup_codec(body[:DETECT_SAMPLE]) is not None
+
+
+def wide_markup_codec(sample: bytes) -> str | None:
+    """The UTF-16/32 codec (with its byte order) a body without a byte-order mark is markup in,
+    or None: a page saved as UTF-16 and served declaring nothing (or a narrow charset) is full of
+    NUL bytes, so it was dropped as binary, or read as UTF-8 with a NUL beside each letter. Only
+    a sample holding ``<`` beside a NUL is decoded (a narrow page never does), and it counts
+    only when its text holds no control character, as a declared one must, and a tag (``<``
+    before a letter, ``!`` or ``/``: binary bytes that decode without a control character hold
+    ``<`` before any character)."""
+    if b"<\x00" not in sample and b"\x00<" not in sample:
+        return None
+    for codec in ("utf_16", "utf_32"):
+        wide = _wide_codec(sample, codec)
+        if wide != codec:
+            head = sample[:_WIDE_TAG_SAMPLE].decode(wide, errors="replace")
+            return wide if _TAG_START.search(head) else None
+    return None
 
 
 def _wide_codec(sample: bytes, codec: str) -> str:
@@ -356,6 +385,10 @@ def _reads_as_wide_text(sample: bytes, codec: str) -> bool:
 
 
 _CONTROL_TEXT = re.compile(r"[\x00-\x08\x0e-\x1f]")
+#: The start of a tag, a comment or a doctype.
+_TAG_START = re.compile(r"<[A-Za-z!/]")
+#: Bytes of an undeclared wide body searched for a tag (4096 characters of UTF-16).
+_WIDE_TAG_SAMPLE = 8192
 
 
 def _mostly_utf8(sample: bytes) -> bool:

@@ -12,6 +12,7 @@ from scrapy.utils.test import get_crawler
 from crawler.decoding import CharsetChoice, choose_charset, decode_page
 from crawler.middlewares.charset import CharsetMiddleware
 from crawler.extraction import extract
+from tests.conftest import run_crawl
 
 TEXT = "Société Générale: «prix» 12 €, naïve café."
 
@@ -32,6 +33,15 @@ TEXT = "Société Générale: «prix» 12 €, naïve café."
      '<meta charset="windows-1252">' + TEXT, "cp1252"),
     # Text is already decoded.
     (TEXT, None, TEXT, "str"),
+    # UTF-16/32 markup without a byte-order mark, declared nowhere: the bytes tell (before,
+    # read as UTF-8, a NUL beside each letter and the accented ones replaced).
+    (f"<p>{TEXT}</p>".encode("utf-16-le"), None, f"<p>{TEXT}</p>", "utf-16-le"),
+    (f"<p>{TEXT}</p>".encode("utf-16-be"), None, f"<p>{TEXT}</p>", "utf-16-be"),
+    (f"<p>{TEXT}</p>".encode("utf-32-le"), None, f"<p>{TEXT}</p>", "utf-32-le"),
+    (b"<p>plain ASCII</p>".decode().encode("utf-16-le"), None, "<p>plain ASCII</p>",
+     "utf-16-le"),
+    # A narrow page never reads so, NUL bytes or not.
+    (b"<p>a\x00b</p>", None, "<p>a\x00b</p>", "utf-8"),
 ])
 def test_decode_page(data: bytes | str, encoding: str | None, expected_text: str,
                      expected_codec: str) -> None:
@@ -50,6 +60,34 @@ def test_extraction_of_bytes_reads_them_as_the_decoder_does() -> None:
     from_text = extract(decode_page(page.encode("cp1252"))[0], "https://example.org/a")
     assert "Société Générale" in from_bytes.content_text
     assert from_bytes.content_text == from_text.content_text
+
+
+def test_the_crawl_stores_utf16_pages_that_declare_nothing(serve_site, tmp_path) -> None:
+    """Pages saved as UTF-16 (either byte order) without a byte-order mark, served as text/html
+    with no charset: stored with their text (before, dropped as binary bodies); a binary file
+    served so beside them is still dropped."""
+    site = tmp_path / "site"
+    site.mkdir()
+    links = "".join(f'<a href="/{name}.html">{name}</a> ' for name in ("le", "be", "bin"))
+    (site / "index.html").write_text(LEGACY_PAGE.replace("</article>", links + "</article>")
+                                     .format("utf-8"), encoding="utf-8")
+    for name, order in (("le", "utf-16-le"), ("be", "utf-16-be")):
+        page = (f"<html><head><title>Wide {name}</title></head><body><article>"
+                + "".join(f"<p>{TEXT} Wide page {name}, paragraph {i}.</p>" for i in range(6))
+                + "</article></body></html>")
+        (site / f"{name}.html").write_bytes(page.encode(order))
+    (site / "bin.html").write_bytes(b"\x00<\x01\x02" * 2000)
+    server = serve_site(site)
+    crawl = run_crawl(server.url("/"), tmp_path / "crawl", spider_args={"render": "never"})
+    assert crawl.returncode == 0, crawl.log[-3000:]
+    rows = {row["url"].rsplit("/", 1)[1]: row for row in crawl.rows("url, title, content_text")}
+    for name in ("le", "be"):
+        assert rows[f"{name}.html"]["title"] == f"Wide {name}"
+        assert f"{TEXT} Wide page {name}, paragraph 5." in rows[f"{name}.html"]["content_text"]
+    assert "bin.html" not in rows
+    assert crawl.stats["response/binary_as_html"] == 1
+    assert "no charset declared: the bytes are utf_16_le markup without a byte-order mark" \
+        in crawl.log
 
 
 #: Python codecs that are no charset of the web (byte transforms, IDNA, punycode, Python's
