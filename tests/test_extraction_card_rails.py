@@ -22,7 +22,8 @@ DESCRIPTION = "".join(
     for i in range(4))
 SPECS = ("<h2>Technische Daten</h2><ul><li>Höhe: 48 cm</li><li>Leistung: 6 W</li>"
          "<li>Kabel: 1,8 m</li></ul>")
-PRICE = "<div class='buy'><span class='price'>89,00 €</span><button>In den Warenkorb</button></div>"
+PRICE = ("<div class='buy'><span class='price'>89,00 €</span><button>In den Warenkorb</button>"
+         "</div>")
 SHOP = "https://shop.example/lampe-nord"
 
 
@@ -67,9 +68,12 @@ CASES = [
      f"aus Leinen in Sand</a>, den <a class='x' href='/p/2'>Fuß aus Eiche mit Filz</a> und die "
      f"<a class='x' href='/p/3'>Wandhalterung aus Stahl</a> in drei Farben.</p>{SPECS}",
      ["Passend dazu gibt es den Schirm aus Leinen", "Fuß aus Eiche", "in drei Farben"], []),
-    ("two linked cards are no rail",
+    ("a pair of linked cards is a rail",
      PRODUCT, SHOP, f"{DESCRIPTION}<h3>Dazu passend</h3><div class='row'>{cards(2)}</div>{SPECS}",
-     ["Dazu passend", "Modell 1", "Merkmal 3"], []),
+     ["Merkmal 3", "Technische Daten"], ["Dazu passend", "Modell 1"]),
+    ("a lone linked card is no rail",
+     PRODUCT, SHOP, f"{DESCRIPTION}<h3>Dazu passend</h3><div class='row'>{cards(1)}</div>{SPECS}",
+     ["Dazu passend", "Modell 0", "Merkmal 3"], []),
     ("reviews with an author link are not cards",
      PRODUCT, SHOP, f"{DESCRIPTION}<div class='rv'>"
      + "".join(f"<div class='r'><a href='/u/{i}'>Kundin {i}</a><p>Sehr schönes Licht, gut "

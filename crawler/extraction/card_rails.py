@@ -8,7 +8,7 @@ rule misses them because a card's link text (a product name and a price) is long
 reads structure only, whatever the page declares itself (a first version read only pages
 declaring a product and changed too few pages to be judged):
 
-- a *rail* is a row of at least ``rail_min_items`` sibling elements of one tag and class that
+- a *rail* is a row of at least ``rail_min_items`` (two) sibling elements of one tag and class that
   are all of their parent's text (not links standing in a sentence), at least
   ``grid_linked_share`` of them *linked cards*: their text is mostly (``rail_link_share``)
   inside links to another page (not the page itself);
