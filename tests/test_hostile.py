@@ -710,6 +710,8 @@ def test_metadata_bound_is_exact(field_name: str, value: str, cut: bool) -> None
 NO_PAGE_STARTS = {
     "/redirect/loop/a": "redirect loop", "/redirect/nowhere/file": "",
     "/binary/pdf": "binary body (pdf)", "/empty": "empty body", "/bad-answer/garbage": "",
+    # before: stored as a page of nothing, and a crawl of nothing but these finished, exit 0
+    "/empty/bom": "empty body", "/empty/bom16": "empty body",
     "/coding/bomb": "", "/coding/zstd-broken": "",
     # before: skipped with an INFO line, and a crawl of nothing but these finished, exit 0
     "/typed/octet-stream": "Content-Type application/octet-stream is not HTML",

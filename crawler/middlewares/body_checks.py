@@ -26,6 +26,7 @@ gives the same outcome.
 
 from __future__ import annotations
 
+import codecs
 import logging
 import re
 import zlib
@@ -62,6 +63,9 @@ MAGIC_NUMBERS: tuple[tuple[bytes, str], ...] = (
     (b"wOFF", "woff"), (b"wOF2", "woff2"),
     (b"\x00\x00\x01\x00", "ico"),
 )
+#: Byte-order marks, the longest first (UTF-32's little-endian mark begins as UTF-16's does).
+_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF8, codecs.BOM_UTF16_LE,
+         codecs.BOM_UTF16_BE)
 #: Declared media types (or none) whose body must be a page.
 CLAIMS_HTML = frozenset({"", "text/html", "application/xhtml+xml"})
 #: A byte range's ``Content-Range`` (RFC 9110 14.4): first and last byte, and the whole
@@ -119,6 +123,18 @@ class BodyCheckConfig:
                    drop_partial=read_bool(settings, "BODY_CHECK_PARTIAL"))
 
 
+def is_blank(body: bytes) -> bool:
+    """Whether a body holds nothing but white space, after a byte-order mark if it has one (a
+    page of a UTF-8 mark and a line end is empty; in UTF-16 or UTF-32, NULs are part of the
+    white space's characters)."""
+    for bom in _BOMS:
+        if body.startswith(bom):
+            rest = body[len(bom):]
+            return not (rest.strip(b" \t\r\n\x0c\x00") if bom != codecs.BOM_UTF8
+                        else rest.strip())
+    return not body.strip()
+
+
 def is_whole_range(content_range: bytes | None) -> bool:
     """Whether a 206's ``Content-Range`` says its part is the whole representation (from the
     first byte to the last of a known length); no header or an unreadable one is a part."""
@@ -165,7 +181,7 @@ class BodyCheckMiddleware:
         declared = response.headers.get("Content-Type", b"").decode("latin-1")
         if declared.split(";", 1)[0].strip().lower() not in CLAIMS_HTML:
             return response  # honestly labelled non-HTML (a gzipped sitemap) is not our business
-        if self.config.drop_empty and not body.strip():
+        if self.config.drop_empty and is_blank(body):
             self.stats.inc_value("response/empty")
             logger.warning("Empty body: %s (HTTP %d, %d bytes); nothing to extract",
                            response.url, response.status, len(body))

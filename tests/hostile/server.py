@@ -804,8 +804,9 @@ class HostileHandler(BaseHTTPRequestHandler):
         self.wfile.write(body.encode())
 
     def empty(self, rest: str, query: dict, count: int) -> None:
-        """200 with an empty body."""
-        self.send(200, b"")
+        """200 with an empty body; ``/empty/bom``: a UTF-8 byte-order mark and a line end,
+        ``/empty/bom16``: a UTF-16 one and a line end in UTF-16, nothing else."""
+        self.send(200, {"bom": b"\xef\xbb\xbf\r\n", "bom16": b"\xff\xfe\n\x00"}.get(rest, b""))
 
     def charset(self, rest: str, query: dict, count: int) -> None:
         """``/charset/<charset>/<mode>`` and ``/charset/utf-8-as-latin-1``."""
@@ -923,6 +924,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/typed/", HostileHandler.typed),
     ("/gzip/", HostileHandler.gzipped),
     ("/empty", HostileHandler.empty),
+    ("/empty/", HostileHandler.empty),
     ("/charset/", HostileHandler.charset),
     ("/malformed/", HostileHandler.malformed),
     ("/xss/", HostileHandler.xss),
