@@ -340,7 +340,15 @@ def test_brand_text_is_the_visible_text_or_nothing_when_too_long(block: str, exp
     ("<link rel='canonical' href='//other.example/c'>", "https://other.example/c"),
     ("<link rel='canonical' href='/c'><meta property='og:url' content='javascript:x'>",
      "https://site.example/c"),
-], ids=["javascript", "data", "mailto", "og:url javascript", "another site", "canonical first"])
+    # a relative canonical link resolves against the page's base, as the crawl reads it; a base
+    # no browser uses is ignored; og:url, a meta's content, is no link
+    ("<base href='https://cdn.example/docs/'><link rel='canonical' href='c'>",
+     "https://cdn.example/docs/c"),
+    ("<base href='javascript:x//'><link rel='canonical' href='c'>", "https://site.example/a/c"),
+    ("<base href='https://cdn.example/docs/'><meta property='og:url' content='/c'>",
+     "https://site.example/c"),
+], ids=["javascript", "data", "mailto", "og:url javascript", "another site", "canonical first",
+        "against the base", "hostile base", "og:url not against the base"])
 def test_a_canonical_url_is_a_web_address_or_none(head: str, canonical: str | None) -> None:
     """A canonical link to ``javascript:``, ``data:`` or ``mailto:`` was returned (and stored) as
     the page's canonical URL; only an http(s) address is one."""

@@ -17,7 +17,7 @@ from crawler.extraction.date_cues import may_hold_date
 from crawler.extraction.frameworks import PageNames, RuleSet, load_rules
 from crawler.extraction.metadata_cues import MetadataCues
 from crawler.extraction.month_names import MonthNames
-from crawler.extraction.addresses import is_web_url, join_url
+from crawler.extraction.addresses import is_web_url, join_url, tree_base
 from crawler.extraction.story_tail import more_chars_than, non_space_chars
 from crawler.extraction.structured import (ARTICLE_TYPES, StructuredData, element_text,
                                            is_placeholder)
@@ -875,13 +875,15 @@ def _language(tags: _Tags, sd: StructuredData) -> str | None:
 
 
 def _canonical(tags: _Tags, url: str, sd: StructuredData) -> str | None:
-    """The canonical URL declared by ``<link rel=canonical>`` (or og:url), made absolute; None
-    when the declared one cannot be read as a URL or is no web address (``javascript:``,
-    ``data:``, ``mailto:``: such a "canonical URL" was returned and stored as it was)."""
+    """The canonical URL declared by ``<link rel=canonical>`` (made absolute against the page's
+    base, as a link is, and as the crawl reads it) or og:url (against the page's URL: a meta's
+    content is no link); None when the declared one cannot be read as a URL or is no web
+    address (``javascript:``, ``data:``, ``mailto:``: such a "canonical URL" was returned and
+    stored as it was)."""
     declared = None
     for link in tags.links:
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
-            declared = join_url(url, link.get("href"))
+            declared = join_url(tree_base(tags.tree, url), link.get("href"))
             break
     else:
         og_url = sd.og.get("url")
