@@ -119,6 +119,8 @@ CASES = [
          not_stored=("/redirect/no-location",)),
     Case("redirect to an over-long URL", {"redirect/url_too_long": 1}, "Redirect to a URL of",
          not_stored=("/redirect/long",)),
+    Case("meta refresh to an over-long URL", {"redirect/url_too_long": 2},
+         "Meta refresh of {base}/refresh/long to a URL of ", stored=("/refresh/long",)),
     Case("meta refresh to javascript: and mailto:", {"redirect/refresh_ignored": 2},
          "Ignored the meta refresh of", stored=("/refresh/javascript", "/refresh/mailto")),
     Case("100,000-character canonical URL", {"canonical/dropped": 1},

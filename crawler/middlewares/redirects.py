@@ -17,7 +17,8 @@ request's ``dont_filter`` onto the next redirect, so a later redirect of the cha
 flag back and meets the scope and duplicate filters like any other request.
 
 A redirect to a URL longer than ``URLLENGTH_LIMIT`` is not followed (``redirect/url_too_long``),
-as a link that long is not; an HTTP redirect whose ``Location`` is no web URL (``file:``,
+as a link that long is not (a page whose meta refresh names one is kept: before, it was lost
+with the redirect); an HTTP redirect whose ``Location`` is no web URL (``file:``,
 ``ftp:``, ``javascript:``, ``data:``, an unclosed IPv6 bracket, a port out of range) is not
 followed either (``redirect/invalid_target``); a ``<meta http-equiv=refresh>`` to anything but
 an http(s) URL (``javascript:``, ``mailto:``, an unreadable URL) is no redirect: the page
@@ -182,6 +183,12 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
             self.crawler.stats.inc_value("redirect/refresh_ignored")
             logger.info("Ignored the meta refresh of %s to %s: not an http(s) URL; the page "
                         "is kept", response.url, target[:100])
+            return response
+        limit = self._url_length_limit()
+        if target and limit and len(target) > limit:
+            self.crawler.stats.inc_value("redirect/url_too_long")
+            logger.warning("Meta refresh of %s to a URL of %d characters (URLLENGTH_LIMIT %d): "
+                           "not followed; the page is kept", response.url, len(target), limit)
             return response
         if target and _without_fragment(target) == _without_fragment(response.url):
             self.crawler.stats.inc_value("redirect/refresh_self")

@@ -350,7 +350,8 @@ class HostileHandler(BaseHTTPRequestHandler):
         (``unreadable``), at the other of two pages refreshing to each other (``loop-a``,
         ``loop-b``), or at itself: every minute by its absolute URL (``self``), at once by its
         path (``self-now``), as pages that reload themselves do; a page moved by an HTTP
-        ``Refresh`` header instead (``header``), to a page nothing links."""
+        ``Refresh`` header instead (``header``), to a page nothing links; or at a URL longer
+        than any the crawl follows (``long``)."""
         if rest == "header":
             self.send(200, pages.control_page("refresh header"),
                       headers={"Refresh": "0; url=/ok/refresh-header-target"})
@@ -358,7 +359,7 @@ class HostileHandler(BaseHTTPRequestHandler):
         target = {"javascript": "javascript:alert(1)", "mailto": "mailto:team@example.org",
                   "unreadable": "http://[::1", "loop-a": "/refresh/loop-b",
                   "loop-b": "/refresh/loop-a", "self": f"{self.origin}/refresh/self",
-                  "self-now": "/refresh/self-now"}[rest]
+                  "self-now": "/refresh/self-now", "long": f"/ok/long-{'y' * 3000}"}[rest]
         delay = 60 if rest == "self" else 0
         head = f'<meta http-equiv="refresh" content="{delay}; url={target}">'
         self.send(200, pages.article(f"Refresh to {rest}", [f"Refresh page {rest}. "
@@ -969,7 +970,7 @@ INDEX_LINKS: list[str] = [
     "/redirect/escape/localhost/", "/redirect/long", "/redirect/no-location",
     "/refresh/javascript", "/refresh/mailto",
     "/refresh/unreadable", "/refresh/loop-a", "/refresh/loop-b", "/refresh/self",
-    "/refresh/self-now",
+    "/refresh/self-now", "/refresh/long",
     *(f"/redirect/nowhere/{kind}" for kind in ("file", "ftp", "data", "javascript", "bracket",
                                                 "port")),
     "/canonical/long", "/canonical/javascript", "/spellings", "/private/page", "/brotli/broken", "/brotli/ok", "/cookies/0",
