@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from crawler.extraction import extract
+from crawler.extraction import extract, teaser_lists
 from tests.kept_and_removed import assert_kept_and_removed
 
 URL = "https://news.example/2024/hafen"
@@ -202,3 +202,41 @@ def test_teaser_rows_by_tag(name: str, article: str, stay: list[str], go: list[s
     result = extract(page(article), URL, trace=True)
     assert_kept_and_removed(result.content_text, name, stay, go)
     assert bool(go) == any(e.get("rule") == "teaser-tag" for e in result.trace)
+
+
+def alternating_cards(n: int) -> str:
+    """``n`` boxed linked headlines under one parent, in two tags by turns (no row: neither
+    tag's cards hold most of the parent's text), each a lone card to judge."""
+    return "".join(f"<{tag} class='card'><h3><a href='/2024/faehre-{i}-faehrt-wieder'>Fähre "
+                   f"Nummer {i} fährt wieder zur Insel</a></h3><p>Nach der Reparatur fährt sie "
+                   f"wieder. Zusammenfassung {i}.</p></{tag}>"
+                   for i, tag in zip(range(n), ("section", "div") * n))
+
+
+def characters_read(html: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    """Characters of text the teaser rules read while extracting ``html`` (a count of the work
+    that, unlike a duration, no machine's load changes), and the extracted text."""
+    read = 0
+    own = teaser_lists.text_content
+
+    def counting(el):
+        nonlocal read
+        text = own(el)
+        read += len(text)
+        return text
+
+    monkeypatch.setattr(teaser_lists, "text_content", counting)
+    text = extract(page(STORY + f"<div class='more'>{html}</div>"), URL).content_text
+    monkeypatch.setattr(teaser_lists, "text_content", own)
+    return read, text
+
+
+def test_many_lone_cards_cost_linear_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eight times the lone cards cost at most nine times the text read: the parent around
+    the cards is measured once, not once per card (800 cards read 61.9 million characters
+    before, 100 cards 1.0 million)."""
+    small, _ = characters_read(alternating_cards(100), monkeypatch)
+    large, text = characters_read(alternating_cards(800), monkeypatch)
+    assert large <= 9 * small, (small, large)
+    assert_kept_and_removed(text, "many lone cards", ["Absatz 4", "Fähre Nummer 0",
+                                                      "Fähre Nummer 799"], [])

@@ -240,11 +240,15 @@ def find_lone_cards(container: etree._Element, url: str, t: Thresholds,
     container, of at most ``teaser_card_max_chars``) holding one heading that is all one
     headline link (a story's own subheadings link nowhere), with at most its summary, date
     and label beside it. A linked heading standing in the container's own flow, with no box
-    of its own, stays (a list of linked entries, each over its paragraph)."""
+    of its own, stays (a list of linked entries, each over its paragraph). Each ancestor is
+    measured once (``too_big``), and the rows and boxes so far are sets: a page of thousands
+    of boxed linked headings under one parent reads that parent once, not once per heading."""
     links = links or _SiteLinks(url, t)
     boxes: list[etree._Element] = []
+    taken = set(rows)
+    too_big: dict[etree._Element, bool] = {}
     for heading in container.iter(*_CARD_HEADINGS):
-        if any(anc in rows or anc in boxes for anc in heading.iterancestors()):
+        if any(anc in taken for anc in heading.iterancestors()):
             continue
         wrapper = next(heading.iterancestors("a"), None)  # a card whose link wraps it all
         link = wrapper
@@ -258,12 +262,19 @@ def find_lone_cards(container: etree._Element, url: str, t: Thresholds,
             continue
         box = None
         for anc in (wrapper if wrapper is not None else heading).iterancestors():
-            if anc is container or more_chars_than(text_content(anc), t.teaser_card_max_chars) \
-                    or sum(1 for _ in anc.iter(*_CARD_HEADINGS)) > 1:
+            if anc is container:
+                break
+            verdict = too_big.get(anc)
+            if verdict is None:
+                verdict = too_big[anc] = \
+                    more_chars_than(text_content(anc), t.teaser_card_max_chars) \
+                    or sum(1 for _ in anc.iter(*_CARD_HEADINGS)) > 1
+            if verdict:
                 break
             box = anc
         if box is not None:
             boxes.append(box)
+            taken.add(box)
     return boxes
 
 
