@@ -102,6 +102,10 @@ KEPT = [
      page(f"<div class='page has-comments'><div class='title'>Harbour reopens</div>{STORY}"
           f"</div>"),
      ["Paragraph 0", "Paragraph 5"]),
+    ("an empty comment box a script would fill gives no comments, only its absence",
+     page(f"<article><h1>Harbour reopens</h1>{STORY}</article><div id='comments' class="
+          f"'comments-area'><div class='comment-list'><span></span></div></div>"),
+     ["Paragraph 0", "Paragraph 5"]),
     ("a teaser list of dated, authored headline links is not comments",
      page(f"<article><h1>Harbour reopens</h1>{STORY}</article><div class='more'>" + "".join(
          f"<div class='t'><h3><a href='/story-{j}'>Story {j} about the coast and its piers</a>"

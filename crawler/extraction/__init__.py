@@ -324,13 +324,15 @@ def _set_comments_apart(body: HtmlElement, discussion: bool, cleaning: Any,
 
 def _render_comments(result: Extraction, holder: HtmlElement | None, base: str) -> None:
     """Fill the three comment forms from the sections set apart, their links made absolute
-    against ``base``."""
+    against ``base``. A section with no text (the empty box a script fills with a comment
+    widget, or a thread with no comment yet) gives no comments: all three forms stay empty."""
     from crawler.extraction.output import render_content
 
     if holder is not None:
         rendered = render_content(holder, base)
-        result.comments_html, result.comments_markdown, result.comments_text = (
-            rendered.html, rendered.markdown, rendered.text)
+        if rendered.text.strip():
+            result.comments_html, result.comments_markdown, result.comments_text = (
+                rendered.html, rendered.markdown, rendered.text)
 
 
 def _render(result: Extraction, element: HtmlElement | None, base: str) -> None:
