@@ -22,7 +22,7 @@ from crawler.exit_codes import exit_code_for
 from crawler.extraction import extract
 from crawler.decoding import detect, looks_like_latin9
 from crawler.middlewares.internal_addresses import is_internal, literal_address, resolve
-from crawler.middlewares.robots import utf16_codec
+from crawler.middlewares.robots import utf16_codec, without_control_bytes
 from crawler.middlewares.traps import max_segment_repeats, strip_session_ids, url_pattern
 from crawler.spiders.domain import DomainCrawlConfig, DomainSpider, SitemapProblem
 from crawler.timebound import BoundedRunner, TimeLimitExceeded
@@ -1271,6 +1271,29 @@ def test_a_robots_txt_in_utf16_is_read(codec: str, tmp_path: Path) -> None:
     assert {"/group/robots", "/ok/1"} <= paths  # what must stay
     assert not server.hits("/private/") and not server.hits("/ok/past-limit")  # what must go
     assert result.stats["robotstxt/forbidden"] == 2
+
+
+def test_a_robots_txt_with_control_bytes_is_read_without_them(tmp_path: Path) -> None:
+    """A robots.txt whose lines end in a NUL byte: ``User-agent: *\\0`` named no crawler, so
+    its group's rules applied to none and /private/ was fetched. Its rules hold now."""
+    result, server = crawl_robots_group("nul", tmp_path)
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["robotstxt/control_bytes"] == 1
+    assert f"robots.txt of 127.0.0.1:{server.port} holds 4 control bytes" in result.log
+    paths = set(stored_paths(result, server))
+    assert {"/group/robots", "/ok/1"} <= paths  # what must stay
+    assert not server.hits("/private/") and not server.hits("/ok/past-limit")  # what must go
+    assert result.stats["robotstxt/forbidden"] == 2
+
+
+@pytest.mark.parametrize(("body", "readable"), [
+    (b"User-agent: *\x00\nDisallow: /x\x00\n", b"User-agent: *\nDisallow: /x\n"),
+    (b"User-agent: *\r\n\tDisallow: /x\x7f\x1b\n", b"User-agent: *\r\n\tDisallow: /x\n"),
+    (b"User-agent: *\nDisallow: /caf\xc3\xa9\n", b"User-agent: *\nDisallow: /caf\xc3\xa9\n"),
+])
+def test_control_bytes_of_a_robots_txt_are_read_as_nothing(body: bytes, readable: bytes) -> None:
+    """What must go (NUL, ESC, DEL) and what must stay (tab, line ends, UTF-8 letters)."""
+    assert without_control_bytes(body) == readable
 
 
 def test_a_robots_txt_redirecting_without_end_is_no_robots_txt(tmp_path: Path) -> None:

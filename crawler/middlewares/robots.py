@@ -36,6 +36,10 @@ A robots.txt saved as UTF-16 (with its byte-order mark, or without one: every se
 ASCII rules is then NUL) is read as the text it is: the parser reads UTF-8 only, found no rule
 in it and allowed everything (``robotstxt/utf16``). RFC 9309 asks for UTF-8; the file's owner
 still meant its rules.
+
+Control bytes (NUL and the other C0 controls but tab and line ends, DEL) are read as nothing:
+one after ``User-agent: *`` made the group name no crawler, so its ``Disallow`` lines applied
+to none and a forbidden path was fetched (``robotstxt/control_bytes``, one WARNING).
 """
 
 from __future__ import annotations
@@ -84,6 +88,17 @@ def utf16_codec(body: bytes) -> str | None:
     if not any(head[0::2]):
         return "utf-16-be"
     return None
+
+
+#: Bytes no rule holds: the C0 controls but tab, line feed and carriage return, and DEL. Glued
+#: to a token (``User-agent: *\\0``) one made its group name no crawler, so its rules applied
+#: to none.
+CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\r") + b"\x7f"
+
+
+def without_control_bytes(body: bytes) -> bytes:
+    """A robots.txt without its control bytes (``CONTROL_BYTES``), each read as nothing."""
+    return body.translate(None, CONTROL_BYTES)
 
 
 def sitemap_lines(body: bytes) -> bytes:
@@ -194,6 +209,12 @@ class SafeRobotsTxtMiddleware(RobotsTxtMiddleware):
             logger.info("robots.txt of %s is written in UTF-16 (%s): read as such", netloc,
                         codec)
             response = response.replace(body=text.encode("utf-8"))
+        readable = without_control_bytes(response.body)
+        if len(readable) != len(response.body):
+            self._stats.inc_value("robotstxt/control_bytes")
+            logger.warning("robots.txt of %s holds %d control bytes (NUL and the like): read "
+                           "without them", netloc, len(response.body) - len(readable))
+            response = response.replace(body=readable)
         self._answers[netloc] = response.replace(body=sitemap_lines(response.body))
         limit = self.config.max_size
         if limit and len(response.body) > limit:

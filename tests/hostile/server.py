@@ -182,7 +182,8 @@ class HostileHandler(BaseHTTPRequestHandler):
         of rules, the last of which forbids ``/ok/past-limit`` (``"long"``), or forbid both in
         UTF-16 (``"utf-16"``, with a byte-order mark; ``"utf-16-be"``, without), or redirect to
         the same server under the name ``localhost``, which forbids ``/private/``
-        (``"offhost"``), or redirect to itself (``"loop"``)."""
+        (``"offhost"``), or redirect to itself (``"loop"``), or forbid both with a NUL byte
+        ending each line (``"nul"``)."""
         rules = "User-agent: *\nDisallow: /private/\nAllow: /\n"
         mode = self.server.robots_mode
         if mode == "offhost" and self.host_name == "127.0.0.1":
@@ -197,6 +198,9 @@ class HostileHandler(BaseHTTPRequestHandler):
             self.send(503, "maintenance", "text/plain")
         elif mode in ("utf-16", "utf-16-be"):
             self.send(200, (rules + "Disallow: /ok/past-limit\n").encode(mode), "text/plain")
+        elif mode == "nul":
+            self.send(200, (rules + "Disallow: /ok/past-limit\n").replace("\n", "\0\n"),
+                      "text/plain")
         elif mode == "long":
             many = "".join(f"Disallow: /never/{i}/*.php$\n" for i in range(60_000))
             self.send(200, rules + many + "Disallow: /ok/past-limit\n", "text/plain")
