@@ -288,6 +288,8 @@ class _Renderer:
         self.base_url = base_url
         self.resolve = resolve or _UrlResolver(base_url)
         self.nesting = 0  # Markdown nesting levels around the element (quotes, lists)
+        self.one_line = 0  # one-line contexts around the element (a link's text, a heading,
+        # a table cell: a heading inside one is written in bold)
 
     # ---- blocks
     def blocks(self, el: HtmlElement) -> Blocks:
@@ -341,6 +343,11 @@ class _Renderer:
             md, tx = self._inline_text(el)
             if md.startswith("**") and md.endswith("**") and md.count("**") == 2 and len(md) > 4:
                 md = md[2:-2]  # a heading wholly in bold is just a heading
+            if self.one_line and md:
+                # Inside a link's text (a card's title), a heading or a table cell, a heading's
+                # ``#`` would be shown as it is: CommonMark reads no block there, so the heading
+                # stands out in bold instead (as it is when part of it is bold already).
+                return [md if "**" in md else f"**{md}**"], ([tx] if tx else [])
             return ([("#" * _HEADINGS[tag] + " " + md)] if md else []), ([tx] if tx else [])
         if tag in ("ul", "ol", "menu"):
             return self._nested(el, LIST_LEVELS,
@@ -472,7 +479,7 @@ class _Renderer:
             md_values: list[str] = []
             tx_values: list[str] = []
             for cell in row:
-                md_blocks, tx_blocks = self.blocks(cell)
+                md_blocks, tx_blocks = self._one_line_blocks(cell)
                 md_values.append(_SPACES.sub(" ", " ".join(_cell_block(b) for b in md_blocks))
                                  .strip().replace("|", "\\|"))
                 tx_values.append(_SPACES.sub(" ", " ".join(b.replace("\n", " ") for b in tx_blocks)).strip())
@@ -495,8 +502,17 @@ class _Renderer:
     # ---- inline
     def _inline_text(self, el: HtmlElement) -> Pair:
         """An element's content flattened to one inline string."""
-        md, tx = self.blocks(el)
+        md, tx = self._one_line_blocks(el)
         return _flat(md), _flat(tx)
+
+    def _one_line_blocks(self, el: HtmlElement) -> Blocks:
+        """The blocks of an element whose content is written on one line (a heading, a table
+        cell; see ``one_line``)."""
+        self.one_line += 1
+        try:
+            return self.blocks(el)
+        finally:
+            self.one_line -= 1
 
     def inline(self, el: HtmlElement, tag: str | None = None) -> Pair:
         """One inline element with its content, not its tail (``tag``: its lower-case tag, when
@@ -517,7 +533,12 @@ class _Renderer:
                 return code, code
             return _code_span(code), code
         if len(el):
-            md_parts, tx_parts = self._inline_parts(el)
+            link = tag == "a"
+            self.one_line += link
+            try:
+                md_parts, tx_parts = self._inline_parts(el)
+            finally:
+                self.one_line -= link
             md = "".join(md_parts)
             tx = "".join(tx_parts)
         else:  # text alone (most inline elements): its one piece
