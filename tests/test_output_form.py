@@ -83,3 +83,50 @@ def test_heading_inside_one_line_context(case: str, html: str, kept: list[str],
     for piece in gone:
         assert piece not in rendered.markdown, (case, rendered.markdown)
     assert "#" not in rendered.text and "*" not in rendered.text
+
+
+#: (case, HTML, what ``content_html`` must hold, what it must not).
+EMPTY_ELEMENTS = [
+    ("empty paragraphs, one of a line break",
+     "<p>First.</p><p></p><p> <br> </p><p>Second.</p>",
+     ["<p>First.</p>", "<p>Second.</p>"], ["<p></p>", "<p> <br> </p>", "<br>"]),
+    ("a link around only an icon",
+     '<p>Share <a href="/s"><i class="icon"></i></a> this and <a href="/r">read</a>.</p>',
+     ["Share", '<a href="https://site.example/r" rel="nofollow">read</a>', "this"],
+     ['href="https://site.example/s"', "<i>"]),
+    ("an empty heading, list item and figure",
+     "<h2></h2><ul><li> </li><li>kept item</li></ul><figure><a href='/x'></a></figure><p>x</p>",
+     ["<li>kept item</li>", "<p>x</p>"], ["<h2>", "<li> </li>", "<figure>", "site.example/x"]),
+    ("a list and a quote holding only empty items go whole",
+     "<p>x</p><ol><li></li><li><span></span></li></ol><blockquote><p> </p></blockquote>",
+     ["<p>x</p>"], ["<ol>", "<li>", "<blockquote>", "<span>"]),
+    ("a table's empty row goes, an empty cell of a row with text stays",
+     "<table><tr><th>A</th><th>B</th></tr><tr><td></td><td> </td></tr><tr><td>1</td><td></td></tr></table>",
+     ["<th>A</th><th>B</th>", "<td>1</td><td></td>"], ["<td></td><td> </td>"]),
+    ("a table of empty cells goes whole",
+     "<p>x</p><table><tr><td></td><td><br></td></tr></table>",
+     ["<p>x</p>"], ["<table>", "<td>"]),
+    ("inline elements holding a line break or a space leave them",
+     "<p>one<strong><br></strong>two<span> </span>three</p>",
+     ["one<br>two three"], ["<strong>", "<span>", "twothree"]),
+    ("an empty block between two words leaves them apart",
+     "<div>left<div></div>right</div>",
+     ["left\nright"], ["leftright", "<div></div>"]),
+    ("images, rules and cells showing something stay",
+     '<p><a href="/i"><img src="/i.png" alt=""></a></p><hr><p><b>bold</b><span>0</span></p>',
+     ['<img src="https://site.example/i.png"', "<hr>", "<b>bold</b>", "<span>0</span>"], []),
+]
+
+
+@pytest.mark.parametrize("case, html, kept, gone", EMPTY_ELEMENTS,
+                         ids=[c[0] for c in EMPTY_ELEMENTS])
+def test_empty_elements_leave_content_html(case: str, html: str, kept: list[str],
+                                           gone: list[str]) -> None:
+    source = lxml.html.fragment_fromstring(html, create_parent="div")
+    before = lxml.html.tostring(source)
+    rendered = render_content(source, BASE)
+    for piece in kept:
+        assert piece in rendered.html, (case, rendered.html)
+    for piece in gone:
+        assert piece not in rendered.html, (case, rendered.html)
+    assert lxml.html.tostring(source) == before  # the caller's tree is untouched

@@ -69,6 +69,15 @@ _MAYBE_HIDDEN = etree.XPath(
 """Descendants that may be hidden (``is_hidden`` decides), found through their attributes:
 testing attribute values on the attribute axis is several times cheaper than testing every
 element for them."""
+_EMPTY_INLINE = frozenset({"a", "span", "strong", "em", "b", "i", "u", "s", "small", "mark",
+                           "sub", "sup", "font", "label"})
+_EMPTY_TAGS = _EMPTY_INLINE | frozenset({
+    "p", "div", "section", "article", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4",
+    "h5", "h6", "figure", "figcaption", "blockquote", "caption", "table", "thead", "tbody",
+    "tfoot", "tr"})
+"""Elements removed from ``content_html`` when they show nothing (``_is_empty``): an empty
+paragraph, heading, list item, row or table, a link around nothing (its icon dropped as never
+content). A cell stays (it keeps its column), and so do images, line breaks and rules."""
 _LIST_NUMBER = re.compile(r"-?[0-9]{1,9}")
 """A number an ordered list starts at or a cell spans, as ``int`` reads it: ASCII digits, at most
 nine (CommonMark's limit for a list number). ``str.isdigit`` also takes ``²`` and strings of
@@ -639,16 +648,61 @@ def _document_text(blocks: list[str]) -> str:
     return "\n\n".join(b.strip("\n") for b in blocks if b.strip())
 
 
+def _is_empty(el: HtmlElement) -> bool:
+    """Whether an element shows nothing: no text and no child but line breaks (a row: no child
+    but cells showing nothing)."""
+    if (el.text or "").strip():
+        return False
+    row = el.tag == "tr"
+    for child in el:
+        if (child.tail or "").strip():
+            return False
+        tag = child.tag
+        if not isinstance(tag, str):
+            continue  # a comment: the sanitiser drops it
+        if tag == "br" or (row and tag in ("td", "th") and _is_empty(child)):
+            continue
+        return False
+    return True
+
+
+def _drop_empty(element: HtmlElement) -> None:
+    """Remove the elements of ``element`` that show nothing (``_is_empty``), and then each element
+    around one that shows nothing in turn, level by level: a block goes whole, its tail set
+    apart by a line break; an inline element is unwrapped, so that the white space between two
+    words or a line break it holds stays. Each round tests only the parents of what the last one
+    removed, and an element's test reads its own children (a row's, its cells'), so the work is
+    linear in the page."""
+    found = [el for el in element.iter(*_EMPTY_TAGS) if el is not element and _is_empty(el)]
+    while found:
+        parents: dict[int, HtmlElement] = {}
+        for el in found:
+            parent = el.getparent()
+            if parent is None:
+                continue
+            if el.tag in _EMPTY_INLINE:
+                el.drop_tag()
+            else:
+                if el.tail and not el.tail[:1].isspace():
+                    el.tail = "\n" + el.tail
+                el.drop_tree()
+            if parent is not element and parent.tag in _EMPTY_TAGS:
+                parents[id(parent)] = parent
+        found = [el for el in parents.values() if _is_empty(el)]
+
+
 def _html_source(element: HtmlElement) -> str:
-    """The element serialised, with hidden parts removed from a copy (the caller's tree is untouched)."""
+    """The element serialised, with hidden parts and elements showing nothing removed from a
+    copy (the caller's tree is untouched)."""
     hidden = _MAYBE_HIDDEN(element)
     hidden = [h for h in hidden if is_hidden(h)]
-    if hidden:
+    if hidden or any(_is_empty(el) for el in element.iter(*_EMPTY_TAGS) if el is not element):
         from copy import deepcopy
         element = deepcopy(element)
         for h in _MAYBE_HIDDEN(element):
             if is_hidden(h) and h.getparent() is not None:
                 h.drop_tree()
+        _drop_empty(element)
     return etree.tostring(element, encoding="unicode", method="html", with_tail=False)
 
 
