@@ -130,3 +130,52 @@ def test_empty_elements_leave_content_html(case: str, html: str, kept: list[str]
     for piece in gone:
         assert piece not in rendered.html, (case, rendered.html)
     assert lxml.html.tostring(source) == before  # the caller's tree is untouched
+
+
+#: (case, HTML, the Markdown it must give, the text a reader's renderer must show of it).
+EMPHASIS_BESIDE_PUNCTUATION = [
+    ("bold ending in a full stop before a word",
+     "<p><b>Keep it current.</b>Make sure</p>", "**Keep it current**.Make sure",
+     "Keep it current.Make sure"),
+    ("italic of a comma alone between words",
+     "<p>Showgirl<i>,</i> which</p>", "Showgirl, which", "Showgirl, which"),
+    ("bold symbol after a word",
+     "<p>Fortune<b>®</b> World</p>", "Fortune® World", "Fortune® World"),
+    ("brackets go out together",
+     "<p>the <em>(aside)</em>follows</p>", "the (*aside*)follows", "the (aside)follows"),
+    ("bold label before a space stays whole",
+     "<p><strong>Note:</strong> text</p>", "**Note:** text", "Note: text"),
+    ("bold label ending in a space inside it stays whole",
+     "<p><strong>Please note: </strong>The service</p>", "**Please note:** The service",
+     "Please note: The service"),
+    ("bold label before a span starting with a space stays whole",
+     "<p><b><span>Group skills:</span></b><span> Classes offer</span></p>",
+     "**Group skills:** Classes offer", "Group skills: Classes offer"),
+    ("bold before a bold line break stays whole",
+     "<p><b>Apps (e.g., TikTok)</b><b><br></b>Focus</p>", "**Apps (e.g., TikTok)**  \nFocus",
+     "Apps (e.g., TikTok)\nFocus"),
+    ("quoted bold between spaces stays whole",
+     '<p>a <b>"quoted"</b> b</p>', 'a **"quoted"** b', 'a "quoted" b'),
+    ("bold ending a paragraph keeps its full stop",
+     "<p>Read <b>this.</b></p>", "Read **this.**", "Read this."),
+    ("bold before a line break keeps its punctuation",
+     "<p><b>Participate!</b><br>Whether</p>", "**Participate!**  \nWhether",
+     "Participate!\nWhether"),
+    ("bold link touching a word is a link without bold",
+     '<p>x<b><a href="/u">link</a></b>y</p>', "x[link](https://site.example/u)y", "xlinky"),
+    ("bold link after a word is a link without bold",
+     '<p>x<b><a href="/u">link</a></b> y</p>', "x[link](https://site.example/u) y", "xlink y"),
+    ("bold link beside spaces stays bold",
+     '<p>x <b><a href="/u">link</a></b> y</p>', "x **[link](https://site.example/u)** y",
+     "x link y"),
+]
+
+
+@pytest.mark.parametrize("case, html, markdown, shown", EMPHASIS_BESIDE_PUNCTUATION,
+                         ids=[c[0] for c in EMPHASIS_BESIDE_PUNCTUATION])
+def test_emphasis_beside_punctuation(case: str, html: str, markdown: str, shown: str) -> None:
+    rendered = _render(html)
+    assert rendered.markdown == markdown, case
+    assert _shown(rendered.markdown).strip() == shown
+    assert "*" not in _shown(rendered.markdown)
+    assert rendered.text == shown  # the text form is not touched

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
@@ -53,6 +54,9 @@ _ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
 #: from several text nodes; ``&`` only where it would start a character reference.
 _MD_SPECIAL = re.compile(r"[\\`*\[\]<&]")
 _MD_ESCAPE = re.compile(r"([\\`*\[\]<])")
+_MD_SYNTAX = frozenset("\\`*_[]!<>~&#|")
+"""Characters the Markdown renderer writes as syntax (escapes, code, emphasis, links, images);
+emphasis never moves them (``_outside_punctuation``)."""
 _CHARACTER_REFERENCE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _BACKTICK_RUNS = re.compile(r"`+")
 _PERMALINK = re.compile(r"^[\s\u200b]*[¶#§🔗]?[\s\u200b]*$")
@@ -573,7 +577,15 @@ class _Renderer:
             if stripped and "\n" not in stripped:
                 lead = " " if md[:1] == " " else ""
                 trail = " " if md[-1:] == " " else ""
-                return f"{lead}{mark}{stripped}{mark}{trail}", tx
+                before = lead or _before(el)  # what stands beside the marks
+                after = trail or _after(el)
+                head, core, tail = _outside_punctuation(stripped, before, after)
+                if not core or (_word_character(head[-1:] or before[-1:]) and _punctuation_mark(core[0])) \
+                        or (_word_character(tail[:1] or after[:1]) and _punctuation_mark(core[-1])):
+                    # punctuation alone, or a link's brackets touching a word: no mark would be
+                    # read as one, so none is written
+                    return md, tx
+                return f"{lead}{head}{mark}{core}{mark}{tail}{trail}", tx
         return md, tx
 
     def _inline_parts(self, el: HtmlElement) -> tuple[list[str], list[str]]:
@@ -610,6 +622,93 @@ def _cell_block(block: str) -> str:
         code = " ".join(line.strip() for line in block.split("\n")[1:-1] if line.strip())
         return _code_span(code) if code else ""
     return block.replace("\n", " ")
+
+
+def _punctuation(char: str) -> bool:
+    """Whether CommonMark reads ``char`` as punctuation when it tells whether a ``*`` opens or
+    closes emphasis (Unicode punctuation and symbols), leaving out the characters Markdown itself
+    writes (escapes, code, links, emphasis), which must stay where they are."""
+    return char not in _MD_SYNTAX and _punctuation_mark(char)
+
+
+def _punctuation_mark(char: str) -> bool:
+    """Whether CommonMark reads ``char`` as punctuation beside an emphasis mark."""
+    return unicodedata.category(char)[0] in "PS"
+
+
+def _word_character(text: str) -> bool:
+    """Whether ``text`` (one character or none) is neither white space nor punctuation, as
+    CommonMark reads it beside an emphasis mark (none: the start or the end of the text)."""
+    return text != "" and not (text.isspace() or _punctuation_mark(text))
+
+
+def _outside_punctuation(text: str, before: str, after: str) -> tuple[str, str, str]:
+    """``text``, emphasised between ``before`` and ``after``, as the punctuation written before
+    its opening mark, the emphasised rest, and the punctuation written after its closing mark
+    (see ``_punctuation``). CommonMark reads a ``**`` between a letter and a punctuation mark as
+    no delimiter at all: "**current.**Make", "Showgirl*,*" or "Fortune**®**" were shown with
+    their asterisks. Emphasis touching a letter or a digit on a side where it holds punctuation
+    gives up its punctuation on both sides ("**Note:** text" stays as it is)."""
+    start, end = 0, len(text)
+    if not (_word_character(before[-1:]) and _punctuation(text[0])) \
+            and not (_word_character(after[:1]) and _punctuation(text[-1])):
+        return "", text, ""
+    # both sides, so that a pair of brackets or quotes stays together
+    while start < len(text) and _punctuation(text[start]):
+        start += 1
+    while end > start and _punctuation(text[end - 1]):
+        if text[end - 1] == ")" and "](" in text:
+            break  # a link's or an image's destination closes there
+        end -= 1
+    return text[:start], text[start:end], text[end:]
+
+
+_UNKNOWN = "a"
+"""What ``_before`` and ``_after`` give when they cannot tell what stands beside: read as a
+letter, the cautious reading."""
+_EDGE_LEVELS = 4
+"""Levels of inline elements ``_before`` and ``_after`` look into for the character beside."""
+
+
+def _beside(el: HtmlElement | None, first: bool) -> str:
+    """The text an element shown next to an emphasis starts (``first``) or ends with, looked
+    for at most ``_EDGE_LEVELS`` levels into its first or last children: empty for a line break
+    or a block (a line's start or end), ``_UNKNOWN`` when it cannot tell."""
+    for _ in range(_EDGE_LEVELS):
+        if el is None or el.tag == "br" or el.tag in BLOCK_TAGS:
+            return ""
+        if first:
+            if el.text:
+                return el.text
+            if not len(el):
+                return _UNKNOWN if el.tail is None else el.tail
+            el = el[0]
+        else:
+            if not len(el):
+                return el.text or _UNKNOWN
+            last = el[-1]
+            if last.tail:
+                return last.tail
+            el = last
+    return _UNKNOWN
+
+
+def _before(el: HtmlElement) -> str:
+    """The text right before ``el`` (empty at its parent's start or after a line break or a
+    block; see ``_beside``)."""
+    previous = el.getprevious()
+    if previous is not None:
+        return previous.tail or _beside(previous, first=False)
+    parent = el.getparent()
+    return (parent.text or "") if parent is not None else ""
+
+
+def _after(el: HtmlElement) -> str:
+    """The text right after ``el`` (empty at its parent's end or before a line break or a
+    block; see ``_beside``)."""
+    if el.tail:
+        return el.tail
+    return _beside(el.getnext(), first=True)
 
 
 def _escape(text: str) -> str:
