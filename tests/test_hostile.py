@@ -608,6 +608,48 @@ CODING_CASES = [
 ]
 
 
+@pytest.fixture(scope="module")
+def quirks_crawl(tmp_path_factory) -> tuple[CrawlResult, HostileServer]:
+    """A crawl of the answers browsers read in spite of an oddity."""
+    server = HostileServer().start()
+    try:
+        result = run_crawl(f"{server.base}/group/quirks", tmp_path_factory.mktemp("quirks"),
+                           spider_args={"render": "never"}, settings=FAST)
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    return result, server
+
+
+QUIRK_CASES = [
+    Case("a page followed by 200 kB of NUL bytes; a PDF so padded, NULs through a page",
+         {"response/nul_padding": 1, "response/binary_as_html/pdf": 1,
+          "response/binary_as_html/binary": 1},
+         "NUL padding: {base}/quirks/nul-padded (HTTP 200) ends in 200000 NUL and white-space "
+         "bytes after its page", stored=("/quirks/nul-padded",),
+         not_stored=("/quirks/nul-padded-pdf", "/quirks/nul-spread")),
+]
+
+
+@pytest.mark.parametrize("case", QUIRK_CASES, ids=[c.name for c in QUIRK_CASES])
+def test_quirk_case_is_read_as_browsers_read_it(case: Case, quirks_crawl) -> None:
+    result, server = quirks_crawl
+    for key, expected in case.stats.items():
+        assert result.stats.get(key, 0) == expected, (key, result.stats.get(key))
+    assert case.log.format(base=server.base) in result.log
+    paths = set(stored_paths(result, server))
+    assert set(case.stored) | {"/group/quirks", "/ok/1"} <= paths
+    assert not set(case.not_stored) & paths
+    assert "Traceback" not in result.log
+
+
+def test_nul_padding_is_cut_from_the_stored_page(quirks_crawl) -> None:
+    result, server = quirks_crawl
+    row = next(r for r in result.rows() if r["url"] == f"{server.base}/quirks/nul-padded")
+    assert "A page its server pads with NUL bytes." in row["content_text"]
+    assert "\x00" not in row["content_text"]
+
+
 @pytest.mark.parametrize("case", CODING_CASES, ids=[c.name for c in CODING_CASES])
 def test_coding_case_is_counted_logged_and_stored_as_expected(case: Case,
                                                               codings_crawl) -> None:

@@ -6,7 +6,11 @@ first bytes give it away (magic numbers, or a large share of control bytes). Suc
 empty 200s are dropped before extraction, each with a stat (``response/empty``,
 ``response/binary_as_html`` and ``response/binary_as_html/<kind>``) and a WARNING line.
 A few stray NUL bytes in real HTML do not make it binary, nor do the many of a page in UTF-16
-that its ``Content-Type`` declares without a byte-order mark.
+that its ``Content-Type`` declares without a byte-order mark. A page followed by a run of NUL
+bytes (a server padding its answer to a fixed size: 200 kB of NULs after ``</html>``) is what
+browsers show, the NULs drawn as nothing: the run at the body's end is cut off and the page kept,
+with an INFO line (``response/nul_padding``; before, the NULs made the body binary and the page
+was lost). A PDF, image or archive so padded, or NULs through the body, stay binary.
 
 The crawl never asks for a range, so a ``206 Partial Content`` is a server's mistake: unless its
 ``Content-Range`` says the part is the whole page (``bytes 0-4999/5000``), the body is a piece of
@@ -73,6 +77,10 @@ CLAIMS_HTML = frozenset({"", "text/html", "application/xhtml+xml"})
 CONTENT_RANGE = re.compile(rb"\s*bytes\s+(\d+)\s*-\s*(\d+)\s*/\s*(\d+|\*)\s*$", re.I)
 #: Bytes that never occur in text (everything below 0x20 except tab, LF, FF, CR, ESC).
 CONTROL_BYTES = frozenset(range(0x20)) - {0x09, 0x0A, 0x0C, 0x0D, 0x1B}
+#: What padding after a page is made of: NULs, and white space among them.
+PADDING_BYTES = b"\x00 \t\r\n"
+#: The start of a tag, a comment or a doctype: what a page before its padding must hold.
+TAG_START = re.compile(rb"<[A-Za-z!/]")
 
 
 def binary_kind(body: bytes, *, sample: int = 4096, max_control_share: float = 0.1) -> str | None:
@@ -93,6 +101,19 @@ def binary_kind(body: bytes, *, sample: int = 4096, max_control_share: float = 0
         return None
     control = sum(1 for byte in head if byte in CONTROL_BYTES)
     return "binary" if control / len(head) > max_control_share else None
+
+
+def without_nul_padding(body: bytes, *, sample: int = 4096) -> bytes | None:
+    """The page before the NUL bytes that end the body (white space among them), when the body
+    ends in NULs and what stands before them is text holding a tag, not binary; else None (no
+    padding, or binary bytes before it: a padded PDF, NULs through the body)."""
+    if not body.rstrip(b" \t\r\n").endswith(b"\x00"):
+        return None
+    page = body.rstrip(PADDING_BYTES)
+    if not page or binary_kind(page, sample=sample) is not None \
+            or not TAG_START.search(page[:sample]):
+        return None
+    return page
 
 
 def _is_zlib_stream(head: bytes) -> bool:
@@ -197,6 +218,15 @@ class BodyCheckMiddleware:
         if self.config.drop_binary and not is_declared_wide_text(
                 body, http_content_type_encoding(declared)):
             kind = binary_kind(body)
+            page = without_nul_padding(body) if kind is not None else None
+            if page is not None:
+                self.stats.inc_value("response/nul_padding")
+                logger.info("NUL padding: %s (HTTP %d) ends in %d NUL and white-space bytes "
+                            "after its page (%d bytes); read without them, as browsers show it",
+                            response.url, response.status, len(body) - len(page), len(page))
+                if body is response.body:  # a rendered page's body is the browser's DOM
+                    response = response.replace(body=page)
+                kind = None
             if kind is not None:
                 self.stats.inc_value("response/binary_as_html")
                 self.stats.inc_value(f"response/binary_as_html/{kind}")

@@ -839,6 +839,23 @@ class HostileHandler(BaseHTTPRequestHandler):
             "huge-script": pages.huge_script_page, "huge-text": pages.huge_text_page}
         self.send(200, makers[rest]())
 
+    def quirks(self, rest: str, query: dict, count: int) -> None:
+        """Answers browsers read in spite of an oddity: a page followed by 200 kB of NUL bytes
+        (``nul-padded``), beside a PDF so padded (``nul-padded-pdf``) and a page with NULs
+        through it and at its end (``nul-spread``), which stay binary."""
+        if rest == "nul-padded":
+            self.send(200, pages.article("NUL padded", [
+                "A page its server pads with NUL bytes. " + pages.FILLER]).encode()
+                + b"\x00" * 200_000)
+        elif rest == "nul-spread":
+            page = pages.article("NUL spread", ["NULs through the page. " + pages.FILLER]).encode()
+            self.send(200, b"".join(page[i:i + 8] + b"\x00\x00" for i in range(0, len(page), 8))
+                      + b"\x00" * 1000)
+        elif rest == "nul-padded-pdf":
+            self.send(200, pages.pdf_bytes() + b"\x00" * 200_000, "text/html")
+        else:
+            self.send(404, "")
+
     def xss(self, rest: str, query: dict, count: int) -> None:
         """The XSS corpus inside an article."""
         self.send(200, pages.xss_page(int(rest or 1), pages.xss_payloads()))
@@ -932,6 +949,7 @@ ROUTES: list[tuple[str, Callable[..., None]]] = [
     ("/empty/", HostileHandler.empty),
     ("/charset/", HostileHandler.charset),
     ("/malformed/", HostileHandler.malformed),
+    ("/quirks/", HostileHandler.quirks),
     ("/xss/", HostileHandler.xss),
     ("/internal/", HostileHandler.internal),
     ("/site/", HostileHandler.site),
@@ -1018,6 +1036,8 @@ GROUPS: dict[str, list[str]] = {
     # What robots.txt forbids, early in it and past ROBOTSTXT_MAX_SIZE.
     "robots": ["/private/page", "/ok/past-limit"],
     # Same-page redirects that end on other hosts: crawled with the guard turned off too.
+    # Answers browsers read in spite of an oddity.
+    "quirks": ["/quirks/nul-padded", "/quirks/nul-padded-pdf", "/quirks/nul-spread"],
     "escape": [f"/redirect/escape/{t}/" for t in
                ("localhost", "loopback2", "zero", "integer", "mapped")],
 }
