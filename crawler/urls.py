@@ -22,6 +22,12 @@ TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "matomo_", "piwik_")
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
+#: The codec a query's escapes are read and written back in: Latin-1 maps each byte to one
+#: character and back, so an escape that is no UTF-8 (``%E9``, what browsers send for a raw
+#: Latin-1 byte of a ``Location``) stays itself; read as UTF-8 it became U+FFFD (``%EF%BF%BD``),
+#: another URL. Valid UTF-8 escapes come back unchanged, in the same order.
+QUERY_BYTES_CODEC = "latin-1"
+
 #: ``/docs/index.html`` is the page served at ``/docs/``: one page, one URL.
 _DIRECTORY_INDEX = re.compile(r"/(?:index|default)\.(?:html?|php|aspx?)$", re.I)
 
@@ -135,11 +141,13 @@ def canonicalize_url(url: str) -> str:
     except ValueError:
         port = None
     netloc = host if port is None or DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True,
+                                          encoding=QUERY_BYTES_CODEC)
              if not is_tracking_param(k)]
     query.sort()
     path = _DIRECTORY_INDEX.sub("/", normalise_path(parts.path))
-    return urlunsplit((scheme, netloc, path, urlencode(query, doseq=True), ""))
+    return urlunsplit((scheme, netloc, path,
+                       urlencode(query, doseq=True, encoding=QUERY_BYTES_CODEC), ""))
 
 
 def hash_route(url: str) -> str:

@@ -628,6 +628,8 @@ QUIRK_CASES = [
          "NUL padding: {base}/quirks/nul-padded (HTTP 200) ends in 200000 NUL and white-space "
          "bytes after its page", stored=("/quirks/nul-padded",),
          not_stored=("/quirks/nul-padded-pdf", "/quirks/nul-spread")),
+    Case("a redirect whose Location holds raw Latin-1 bytes", {}, "",
+         stored=("/ok/caf%E9?q=%E9",), not_stored=("/ok/caf%E9?q=%EF%BF%BD",)),
 ]
 
 
@@ -1498,6 +1500,8 @@ def test_clean_restart_resumes_without_discarding_state(tmp_path) -> None:
     ("http://h/item;jsessionid=ABC123?id=2", "http://h/item?id=2"),
     ("http://h/item?id=3&sid=f00", "http://h/item?id=3"),
     ("http://h/item?id=4&side=left", "http://h/item?id=4&side=left"),
+    # escapes of bytes that are no UTF-8 stay themselves (they were made %EF%BF%BD)
+    ("http://h/item?q=%E9&sid=f00&r=%C3%A9", "http://h/item?q=%E9&r=%C3%A9"),
 ])
 def test_session_ids_are_stripped(url: str, expected: str) -> None:
     assert strip_session_ids(url) == expected

@@ -44,6 +44,8 @@ from crawler.urls import (CrawlScope, canonicalize_routed_url, canonicalize_url,
     ("http://user:secret@Example.com:8080/a", "http://example.com:8080/a"),
     ("http://user@example.com/a", "http://example.com/a"),
     ("http://a:b@c@example.com/a?x=@", "http://example.com/a?x=%40"),
+    # An escape of a byte that is no UTF-8 is that byte (it became U+FFFD, %EF%BF%BD).
+    ("http://example.com/caf%E9?q=%E9&b=%C3%A9", "http://example.com/caf%E9?b=%C3%A9&q=%E9"),
 ])
 def test_canonical_form(url: str, canonical: str) -> None:
     assert canonicalize_url(url) == canonical

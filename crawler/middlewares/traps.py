@@ -51,7 +51,7 @@ from crawler.startup import read_bool, read_number, read_or_refuse, read_switch
 
 from crawler import signals
 from crawler.fingerprint import CANONICAL_URL_META
-from crawler.urls import canonicalize_url
+from crawler.urls import QUERY_BYTES_CODEC, canonicalize_url
 
 logger = logging.getLogger(__name__)
 
@@ -75,11 +75,11 @@ def strip_session_ids(url: str) -> str:
     path = SESSION_PATH_PARAM.sub("", parts.path)
     query = parts.query
     if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
+        pairs = parse_qsl(query, keep_blank_values=True, encoding=QUERY_BYTES_CODEC)
         kept = [(k, v) for k, v in pairs
                 if k.lower() not in SESSION_PARAMS and not k.lower().startswith("aspsessionid")]
         if len(kept) != len(pairs):
-            query = urlencode(kept)
+            query = urlencode(kept, encoding=QUERY_BYTES_CODEC)
     if path == parts.path and query == parts.query:
         return url
     return urlunsplit((parts.scheme, parts.netloc, path, query, parts.fragment))

@@ -847,6 +847,8 @@ class HostileHandler(BaseHTTPRequestHandler):
             self.send(200, pages.article("NUL padded", [
                 "A page its server pads with NUL bytes. " + pages.FILLER]).encode()
                 + b"\x00" * 200_000)
+        elif rest == "latin1-redirect":
+            self.redirect("/ok/caf\xe9?q=\xe9")  # sent as Latin-1 bytes by send_header
         elif rest == "nul-spread":
             page = pages.article("NUL spread", ["NULs through the page. " + pages.FILLER]).encode()
             self.send(200, b"".join(page[i:i + 8] + b"\x00\x00" for i in range(0, len(page), 8))
@@ -1035,9 +1037,10 @@ GROUPS: dict[str, list[str]] = {
     "heavy": ["/malformed/attributes", "/malformed/deep"],
     # What robots.txt forbids, early in it and past ROBOTSTXT_MAX_SIZE.
     "robots": ["/private/page", "/ok/past-limit"],
-    # Same-page redirects that end on other hosts: crawled with the guard turned off too.
     # Answers browsers read in spite of an oddity.
-    "quirks": ["/quirks/nul-padded", "/quirks/nul-padded-pdf", "/quirks/nul-spread"],
+    "quirks": ["/quirks/nul-padded", "/quirks/nul-padded-pdf", "/quirks/nul-spread",
+               "/quirks/latin1-redirect"],
+    # Same-page redirects that end on other hosts: crawled with the guard turned off too.
     "escape": [f"/redirect/escape/{t}/" for t in
                ("localhost", "loopback2", "zero", "integer", "mapped")],
 }
