@@ -630,6 +630,11 @@ QUIRK_CASES = [
          not_stored=("/quirks/nul-padded-pdf", "/quirks/nul-spread")),
     Case("a redirect whose Location holds raw Latin-1 bytes", {}, "",
          stored=("/ok/caf%E9?q=%E9",), not_stored=("/ok/caf%E9?q=%EF%BF%BD",)),
+    Case("a meta refresh written URL = \"/x\" (spaces around =, quotes)",
+         {"redirect/refresh_spaced": 1},
+         "{base}/quirks/refresh-spaced has a meta refresh to {base}/ok/refresh-spaced-target "
+         "written as browsers still read it",
+         stored=("/ok/refresh-spaced-target",), not_stored=("/quirks/refresh-spaced",)),
 ]
 
 
@@ -1639,3 +1644,35 @@ def test_a_refresh_header_is_followed_as_a_meta_refresh_is(meta: dict, followed:
         assert isinstance(result, Request) and result.url == "http://site.example/new"
     else:
         assert result is response
+
+
+@pytest.mark.parametrize(("head", "target"), [
+    ('<meta http-equiv="refresh" content=\'0; URL = "/new"\'>', "/new"),  # spaces, quotes
+    ("<meta http-equiv=refresh content=\"0, url = '/new' more\">", "/new"),
+    ('<meta http-equiv="Refresh" content="0 url=/new">', "/new"),
+    ('<meta http-equiv="refresh" content="0; /new">', "/new"),  # no url= at all
+    ('<meta http-equiv="refresh" content="0; url=/plain">', "/plain"),  # w3lib's own
+    ('<meta http-equiv="refresh" content="60">', None),  # a page reloading itself
+    ('<meta http-equiv="refresh" content="url=/new">', None),  # no delay: browsers ignore it
+    ('<noscript><meta http-equiv="refresh" content="0; URL = \'/new\'"></noscript>', None),
+])
+def test_a_meta_refresh_is_read_as_browsers_read_it(head: str, target: str | None) -> None:
+    """The standard's refresh steps: spaces around ``=``, a quoted URL, a comma or a space
+    after the delay, no ``url=``; a refresh in ``<noscript>`` stays ignored, as Scrapy's is."""
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from crawler.middlewares.redirects import LoopAwareMetaRefreshMiddleware
+
+    middleware = LoopAwareMetaRefreshMiddleware.from_crawler(
+        get_crawler(settings_dict=project_settings()))
+    request = Request("http://site.example/old")
+    response = HtmlResponse("http://site.example/old", request=request, encoding="utf-8",
+                            body=f"<html><head>{head}</head><body><p>Moved.</p></body></html>"
+                            .encode())
+    result = middleware.process_response(request, response)
+    if target is None:
+        assert result is response
+    else:
+        assert isinstance(result, Request) and result.url == "http://site.example" + target

@@ -27,13 +27,16 @@ page that reloads itself every minute (``redirect/refresh_self``; before, a redi
 lost the page). An HTTP ``Refresh`` header (``Refresh: 0; url=/new/``), which browsers follow as
 they follow the ``<meta>`` it stands for, is read the same way when the page declares no meta
 refresh, with the same checks (``redirect/refresh_header``; before, its target was never
-requested: a page moved that way was lost without a word). A redirect that is not followed raises
+requested: a page moved that way was lost without a word). A refresh Scrapy's parser does not
+read (``0; URL = "/x"``, spaces around ``=`` and quotes; ``0; /x``) is read as browsers read it
+(:mod:`crawler.refresh_declaration`) and followed with the same checks
+(``redirect/refresh_spaced``; before, the page was kept and its target never requested). A
+redirect that is not followed raises
 :class:`~crawler.unusable.UnusableResponse`: a start URL answered that way is a failed start.
 """
 
 from __future__ import annotations
 
-import html
 import logging
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -42,10 +45,10 @@ from scrapy import Request, Spider
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse, Response
-from scrapy.utils.response import get_meta_refresh
-from w3lib.html import get_meta_refresh as read_refresh_declaration
+from scrapy.utils.response import get_base_url, get_meta_refresh
 from w3lib.url import safe_url_string
 
+from crawler.refresh_declaration import parse_refresh
 from crawler.unusable import EndlessRedirect, UnusableResponse
 from crawler.urls import canonicalize_url, without_userinfo
 
@@ -206,21 +209,25 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
             self._refreshed.add(canonicalize_url(response.url))
         return result
 
-    def _refresh(self, response: HtmlResponse) -> tuple[float | None, str | None, bool]:
+    def _refresh(self, response: HtmlResponse) -> tuple[float | None, str | None, str | None]:
         """The delay and absolute target of the page's refresh: its ``<meta
-        http-equiv=refresh>``, else its HTTP ``Refresh`` header, read by the same parser (the
-        header's value is a meta refresh's content, as browsers read it); and whether it came
-        from the header. Raises ValueError for a target no URL parser reads."""
+        http-equiv=refresh>``, else its HTTP ``Refresh`` header (whose value is a meta
+        refresh's content, as browsers read it); and where it came from when Scrapy's middleware
+        does not follow it itself: ``"header"``, or ``"meta"`` for a declaration only the
+        standard's steps read (``0; URL = "/x"``), else None. Raises ValueError for a target no
+        URL parser reads."""
         delay, target = get_meta_refresh(response, ignore_tags=self._ignore_tags)
         if target:
-            return delay, target, False
-        header = response.headers.get("Refresh")
-        if not header:
-            return None, None, False
-        value = html.escape(header.decode("latin-1"))
-        delay, target = read_refresh_declaration(
-            f'<meta http-equiv="refresh" content="{value}">', baseurl=response.url)
-        return delay, target, bool(target)
+            return delay, target, None
+        content, source, base = self._declared_content(response), "meta", get_base_url(response)
+        if content is None:
+            header = response.headers.get("Refresh")
+            content, source, base = (header.decode("latin-1") if header else None), "header", \
+                response.url
+        declared = parse_refresh(content) if content is not None else None
+        if declared is None or declared[1] is None:
+            return None, None, None
+        return declared[0], urljoin(base, safe_url_string(declared[1], response.encoding)), source
 
     def _follow(self, request: Request, response: Response) -> Request | Response:
         """Scrapy's meta refresh, or the page's ``Refresh`` header followed as one (never for a
@@ -228,25 +235,37 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
         if not isinstance(response, HtmlResponse) or request.method == "HEAD" \
                 or request.meta.get("dont_redirect"):
             return super()._follow(request, response)
-        delay, target, from_header = self._refresh(response)
-        if not from_header or delay is None or target is None or delay >= self._maxdelay:
+        delay, target, source = self._refresh(response)
+        if source is None or delay is None or target is None or delay >= self._maxdelay:
             return super()._follow(request, response)
         redirected = self._redirect_request_using_get(request, response, target)
         if urlsplit(redirected.url).scheme not in ("http", "https"):
             return response
-        self.crawler.stats.inc_value("redirect/refresh_header")
-        logger.info("%s has an HTTP Refresh header to %s: followed as a meta refresh",
-                    response.url, target[:300])
-        return self._redirect(redirected, request, "Refresh header")
+        if source == "header":
+            self.crawler.stats.inc_value("redirect/refresh_header")
+            logger.info("%s has an HTTP Refresh header to %s: followed as a meta refresh",
+                        response.url, target[:300])
+            return self._redirect(redirected, request, "Refresh header")
+        self.crawler.stats.inc_value("redirect/refresh_spaced")
+        logger.info("%s has a meta refresh to %s written as browsers still read it (%r): "
+                    "followed", response.url, target[:300],
+                    (self._declared_content(response) or "")[:100])
+        return self._redirect(redirected, request, "meta refresh")
 
-    @staticmethod
-    def _declared_refresh(response: HtmlResponse) -> str:
+    def _declared_content(self, response: HtmlResponse) -> str | None:
+        """The content of the page's first ``<meta http-equiv=refresh>`` outside the tags
+        Scrapy's meta refresh ignores (``script``, ``noscript``), None when it has none."""
+        for meta in response.css("meta"):
+            if (meta.attrib.get("http-equiv") or "").strip().lower() == "refresh" \
+                    and "content" in meta.attrib and not any(
+                        meta.xpath(f"ancestor::{tag}") for tag in self._ignore_tags):
+                return meta.attrib["content"]
+        return None
+
+    def _declared_refresh(self, response: HtmlResponse) -> str:
         """The content of the page's refresh declaration, for the log line of one that cannot
         be read as a URL."""
-        for meta in response.css("meta"):
-            if (meta.attrib.get("http-equiv") or "").lower() == "refresh":
-                return meta.attrib.get("content") or "(unreadable)"
-        return "(unreadable)"
+        return self._declared_content(response) or "(unreadable)"
 
 
 def _is_web_url(base: str, target: str) -> bool:

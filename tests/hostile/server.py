@@ -849,6 +849,10 @@ class HostileHandler(BaseHTTPRequestHandler):
                 + b"\x00" * 200_000)
         elif rest == "latin1-redirect":
             self.redirect("/ok/caf\xe9?q=\xe9")  # sent as Latin-1 bytes by send_header
+        elif rest == "refresh-spaced":
+            self.send(200, '<html><head><meta http-equiv="refresh" content=\'0; URL = '
+                           '"/ok/refresh-spaced-target"\'></head><body><p>Moved.</p></body>'
+                           '</html>')
         elif rest == "nul-spread":
             page = pages.article("NUL spread", ["NULs through the page. " + pages.FILLER]).encode()
             self.send(200, b"".join(page[i:i + 8] + b"\x00\x00" for i in range(0, len(page), 8))
@@ -1039,7 +1043,7 @@ GROUPS: dict[str, list[str]] = {
     "robots": ["/private/page", "/ok/past-limit"],
     # Answers browsers read in spite of an oddity.
     "quirks": ["/quirks/nul-padded", "/quirks/nul-padded-pdf", "/quirks/nul-spread",
-               "/quirks/latin1-redirect"],
+               "/quirks/latin1-redirect", "/quirks/refresh-spaced"],
     # Same-page redirects that end on other hosts: crawled with the guard turned off too.
     "escape": [f"/redirect/escape/{t}/" for t in
                ("localhost", "loopback2", "zero", "integer", "mapped")],
