@@ -635,6 +635,11 @@ QUIRK_CASES = [
          "{base}/quirks/refresh-spaced has a meta refresh to {base}/ok/refresh-spaced-target "
          "written as browsers still read it",
          stored=("/ok/refresh-spaced-target",), not_stored=("/quirks/refresh-spaced",)),
+    Case("a meta refresh to a port out of range: the log line names the URL",
+         {"redirect/refresh_ignored": 1},
+         "Ignored the meta refresh of {base}/quirks/refresh-bad-port to "
+         "http://127.0.0.1:99999/ok/bad-port: not an http(s) URL (Port out of range 0-65535); "
+         "the page is kept", stored=("/quirks/refresh-bad-port",)),
 ]
 
 

@@ -177,15 +177,16 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
         redirects are followed."""
         if not isinstance(response, HtmlResponse) or request.meta.get("dont_redirect"):
             return super().process_response(request, response, spider)
+        why = ""
         try:
             delay, target, _ = self._refresh(response)
             ignored = bool(target) and not _is_web_url(response.url, target.strip())
-        except ValueError:  # w3lib joins the URL, and http://[::1 cannot be joined
-            delay, target, ignored = None, self._declared_refresh(response), True
+        except ValueError as exc:  # http://[::1 and a port out of range cannot be joined
+            delay, target, ignored, why = None, self._declared_url(response), True, f" ({exc})"
         if ignored:
             self.crawler.stats.inc_value("redirect/refresh_ignored")
-            logger.info("Ignored the meta refresh of %s to %s: not an http(s) URL; the page "
-                        "is kept", response.url, target[:100])
+            logger.info("Ignored the meta refresh of %s to %s: not an http(s) URL%s; the page "
+                        "is kept", response.url, target[:100], why)
             return response
         limit = self._url_length_limit()
         if target and limit and len(target) > limit:
@@ -262,10 +263,15 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
                 return meta.attrib["content"]
         return None
 
-    def _declared_refresh(self, response: HtmlResponse) -> str:
-        """The content of the page's refresh declaration, for the log line of one that cannot
-        be read as a URL."""
-        return self._declared_content(response) or "(unreadable)"
+    def _declared_url(self, response: HtmlResponse) -> str:
+        """The URL of the page's refresh declaration (its ``<meta>``, else its ``Refresh``
+        header) as written, for the log line of one no URL parser reads (before, the line
+        quoted the whole content, ``0;url=http://host:99999/``)."""
+        content = self._declared_content(response)
+        if content is None:
+            content = response.headers.get("Refresh", b"").decode("latin-1")
+        declared = parse_refresh(content)
+        return declared[1] if declared and declared[1] else content or "(unreadable)"
 
 
 def _is_web_url(base: str, target: str) -> bool:

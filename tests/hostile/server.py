@@ -853,6 +853,9 @@ class HostileHandler(BaseHTTPRequestHandler):
             self.send(200, '<html><head><meta http-equiv="refresh" content=\'0; URL = '
                            '"/ok/refresh-spaced-target"\'></head><body><p>Moved.</p></body>'
                            '</html>')
+        elif rest == "refresh-bad-port":
+            self.send(200, pages.article("Refresh to a bad port", [pages.FILLER], head=(
+                '<meta http-equiv="refresh" content="0;url=http://127.0.0.1:99999/ok/bad-port">')))
         elif rest == "nul-spread":
             page = pages.article("NUL spread", ["NULs through the page. " + pages.FILLER]).encode()
             self.send(200, b"".join(page[i:i + 8] + b"\x00\x00" for i in range(0, len(page), 8))
@@ -1043,7 +1046,7 @@ GROUPS: dict[str, list[str]] = {
     "robots": ["/private/page", "/ok/past-limit"],
     # Answers browsers read in spite of an oddity.
     "quirks": ["/quirks/nul-padded", "/quirks/nul-padded-pdf", "/quirks/nul-spread",
-               "/quirks/latin1-redirect", "/quirks/refresh-spaced"],
+               "/quirks/latin1-redirect", "/quirks/refresh-spaced", "/quirks/refresh-bad-port"],
     # Same-page redirects that end on other hosts: crawled with the guard turned off too.
     "escape": [f"/redirect/escape/{t}/" for t in
                ("localhost", "loopback2", "zero", "integer", "mapped")],
