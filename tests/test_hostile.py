@@ -535,19 +535,39 @@ def test_sitemaps_on_the_start_host_on_another_port_are_counted_not_fetched(
     assert {"/ok/after-entities", "/ok/from-here"} <= set(stored_paths(result, server))
 
 
-@pytest.fixture(scope="module")
-def codings_crawl(tmp_path_factory) -> tuple[CrawlResult, HostileServer]:
-    """A crawl of the content codings beyond one gzip, the answers that are no HTTP, the page
-    of huge metadata, and a gzipped sitemap that decompresses past DOWNLOAD_MAXSIZE."""
+def crawl_group(name: str, workdir: Path,
+                sitemap_paths: tuple[str, ...] = ()) -> tuple[CrawlResult, HostileServer]:
+    """A crawl of one group of cases (``/group/<name>``) on a server of its own."""
     server = HostileServer().start()
-    server.sitemap_paths = ["/sitemaps/bomb.xml.gz"]
+    if sitemap_paths:
+        server.sitemap_paths = list(sitemap_paths)
     try:
-        result = run_crawl(f"{server.base}/group/codings", tmp_path_factory.mktemp("codings"),
+        result = run_crawl(f"{server.base}/group/{name}", workdir,
                            spider_args={"render": "never"}, settings=FAST)
     finally:
         server.stop()
     assert result.returncode == 0, result.log[-3000:]
     return result, server
+
+
+def check_group_case(case: Case, result: CrawlResult, server: HostileServer, name: str) -> None:
+    """The case's exact stats, its log line, what is stored (with the group's entry page and
+    its control page) and what is not, and no traceback."""
+    for key, expected in case.stats.items():
+        assert result.stats.get(key, 0) == expected, (key, result.stats.get(key))
+    assert case.log.format(base=server.base) in result.log
+    paths = set(stored_paths(result, server))
+    assert set(case.stored) | {f"/group/{name}", "/ok/1"} <= paths
+    assert not set(case.not_stored) & paths
+    assert "Traceback" not in result.log
+
+
+@pytest.fixture(scope="module")
+def codings_crawl(tmp_path_factory) -> tuple[CrawlResult, HostileServer]:
+    """A crawl of the content codings beyond one gzip, the answers that are no HTTP, the page
+    of huge metadata, and a gzipped sitemap that decompresses past DOWNLOAD_MAXSIZE."""
+    return crawl_group("codings", tmp_path_factory.mktemp("codings"),
+                       sitemap_paths=("/sitemaps/bomb.xml.gz",))
 
 
 CODING_CASES = [
@@ -611,14 +631,7 @@ CODING_CASES = [
 @pytest.fixture(scope="module")
 def quirks_crawl(tmp_path_factory) -> tuple[CrawlResult, HostileServer]:
     """A crawl of the answers browsers read in spite of an oddity."""
-    server = HostileServer().start()
-    try:
-        result = run_crawl(f"{server.base}/group/quirks", tmp_path_factory.mktemp("quirks"),
-                           spider_args={"render": "never"}, settings=FAST)
-    finally:
-        server.stop()
-    assert result.returncode == 0, result.log[-3000:]
-    return result, server
+    return crawl_group("quirks", tmp_path_factory.mktemp("quirks"))
 
 
 QUIRK_CASES = [
@@ -645,14 +658,7 @@ QUIRK_CASES = [
 
 @pytest.mark.parametrize("case", QUIRK_CASES, ids=[c.name for c in QUIRK_CASES])
 def test_quirk_case_is_read_as_browsers_read_it(case: Case, quirks_crawl) -> None:
-    result, server = quirks_crawl
-    for key, expected in case.stats.items():
-        assert result.stats.get(key, 0) == expected, (key, result.stats.get(key))
-    assert case.log.format(base=server.base) in result.log
-    paths = set(stored_paths(result, server))
-    assert set(case.stored) | {"/group/quirks", "/ok/1"} <= paths
-    assert not set(case.not_stored) & paths
-    assert "Traceback" not in result.log
+    check_group_case(case, *quirks_crawl, "quirks")
 
 
 def test_nul_padding_is_cut_from_the_stored_page(quirks_crawl) -> None:
@@ -665,14 +671,9 @@ def test_nul_padding_is_cut_from_the_stored_page(quirks_crawl) -> None:
 @pytest.mark.parametrize("case", CODING_CASES, ids=[c.name for c in CODING_CASES])
 def test_coding_case_is_counted_logged_and_stored_as_expected(case: Case,
                                                               codings_crawl) -> None:
-    result, server = codings_crawl
-    for key, expected in case.stats.items():
-        assert result.stats.get(key, 0) == expected, (key, result.stats.get(key))
-    assert case.log.format(base=server.base) in result.log
-    paths = set(stored_paths(result, server))
-    assert set(case.stored) | {"/group/codings", "/ok/1"} <= paths
-    assert not set(case.not_stored) & paths
-    assert "Traceback" not in result.log and "Failure" not in result.log
+    result, _ = codings_crawl
+    check_group_case(case, *codings_crawl, "codings")
+    assert "Failure" not in result.log
     # each is named, none a generic error (but the cut answer, a dropped connection)
     assert {k for k in result.stats if k.startswith("errors/")} <= {"errors/DownloadFailedError"}
 
