@@ -1661,6 +1661,8 @@ def test_a_refresh_header_is_followed_as_a_meta_refresh_is(meta: dict, followed:
     ('<meta http-equiv="refresh" content="60">', None),  # a page reloading itself
     ('<meta http-equiv="refresh" content="url=/new">', None),  # no delay: browsers ignore it
     ('<noscript><meta http-equiv="refresh" content="0; URL = \'/new\'"></noscript>', None),
+    # past the characters Scrapy's meta refresh reads (REFRESH_SCAN_CHARS), as before
+    ("<!--" + "x" * 5000 + '--><meta http-equiv="refresh" content="0; URL = \'/new\'">', None),
 ])
 def test_a_meta_refresh_is_read_as_browsers_read_it(head: str, target: str | None) -> None:
     """The standard's refresh steps: spaces around ``=``, a quoted URL, a comma or a space

@@ -45,6 +45,7 @@ from scrapy import Request, Spider
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse, Response
+from scrapy.selector import Selector
 from scrapy.utils.response import get_base_url, get_meta_refresh
 from w3lib.url import safe_url_string
 
@@ -57,6 +58,9 @@ logger = logging.getLogger(__name__)
 #: ``request.meta`` key: this request's ``dont_filter`` was set here for a same-page redirect,
 #: and holds the flag the chain had before.
 SAME_PAGE_META = "same_page_redirect_dont_filter"
+
+#: Characters of a page searched for a meta refresh: the span Scrapy's meta refresh reads.
+REFRESH_SCAN_CHARS = 4096
 
 #: HTTP statuses Scrapy follows as redirects (with a Location header).
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -255,8 +259,14 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
 
     def _declared_content(self, response: HtmlResponse) -> str | None:
         """The content of the page's first ``<meta http-equiv=refresh>`` outside the tags
-        Scrapy's meta refresh ignores (``script``, ``noscript``), None when it has none."""
-        for meta in response.css("meta"):
+        Scrapy's meta refresh ignores (``script``, ``noscript``), None when it has none. Only
+        the page's first REFRESH_SCAN_CHARS are read, as Scrapy's meta refresh reads them, and
+        parsed only when they name a refresh: this runs for every page on the reactor thread,
+        where a tree of a whole 8 MB page would hold the crawl."""
+        head = response.text[:REFRESH_SCAN_CHARS]
+        if "refresh" not in head.lower():
+            return None
+        for meta in Selector(text=head).css("meta"):
             if (meta.attrib.get("http-equiv") or "").strip().lower() == "refresh" \
                     and "content" in meta.attrib and not any(
                         meta.xpath(f"ancestor::{tag}") for tag in self._ignore_tags):
