@@ -78,6 +78,13 @@ def find_rails(container: etree._Element, url: str,
                t: Thresholds = THRESHOLDS) -> list[list[etree._Element]]:
     """The rails of linked cards in the container (each its cards), outermost first (a rail
     inside another rail is left to it)."""
+    return _rails_and_chars(container, url, t)[0]
+
+
+def _rails_and_chars(container: etree._Element, url: str, t: Thresholds
+                     ) -> tuple[list[list[etree._Element]], dict[etree._Element, int]]:
+    """:func:`find_rails`, with the non-space characters of every element of the container
+    measured on the way (which :func:`drop_card_rails` weighs the rails with)."""
     page = page_key(url, url)
     chars, linked = _measure(container, page, url)
     rails: list[list[etree._Element]] = []
@@ -100,17 +107,17 @@ def find_rails(container: etree._Element, url: str,
                 rails.append(members)
                 taken.add(parent)
                 break
-    return rails
+    return rails, chars
 
 
 def drop_card_rails(container: etree._Element, url: str, t: Thresholds = THRESHOLDS,
                     trace: list[dict[str, Any]] | None = None) -> int:
     """Remove the rails of cards leading to other pages (and their titles) from the container;
     return how many rails went."""
-    rails = find_rails(container, url, t)
+    rails, chars = _rails_and_chars(container, url, t)
     if not rails:
         return 0
-    total = non_space_chars(text_content(container))
+    total = chars[container]
     doomed: list[etree._Element] = []
     for members in rails:
         row = members[0].getparent()
@@ -118,7 +125,7 @@ def drop_card_rails(container: etree._Element, url: str, t: Thresholds = THRESHO
         if title is not None and isinstance(title.tag, str) and title.tag in _TITLES:
             doomed.append(title)
         doomed.append(row)
-    if sum(non_space_chars(text_content(el)) for el in doomed) > t.rail_max_share * total:
+    if sum(chars[el] for el in doomed) > t.rail_max_share * total:
         if trace is not None:
             trace.append({"step": "clean", "action": "kept", "rule": RAIL_RULE,
                           "why": f"rails of linked cards would remove over "
