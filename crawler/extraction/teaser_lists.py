@@ -193,9 +193,10 @@ def find_teaser_rows(container: etree._Element, url: str, t: Thresholds,
             continue
         if rows and any(anc in rows for anc in parent.iterancestors()):
             continue
-        if _row_of(parent, list(children_by_shape(parent).values()), links, t):
+        shapes = children_by_shape(parent)
+        if _row_of(parent, list(shapes.values()), links, t):
             rows.append(parent)
-        elif _row_of(parent, per_card_groups(parent), links, t):
+        elif _row_of(parent, per_card_groups(parent, shapes), links, t):
             rows.append(parent)
             if by_tag is not None:
                 by_tag.append(parent)
@@ -219,18 +220,29 @@ def _row_of(parent: etree._Element, groups: list[list[etree._Element]], links: _
     return False
 
 
-def per_card_groups(parent: etree._Element) -> list[list[etree._Element]]:
+def per_card_groups(parent: etree._Element,
+                    shapes: dict[tuple[str, str], list[etree._Element]] | None = None
+                    ) -> list[list[etree._Element]]:
     """A parent's element children grouped by tag alone, the groups whose members carry more
     than one class string: cards that each carry a class of their own (``article_0``,
     ``article_1``; ``views-row-1``; ``post-190299``), which grouping by tag and class splits
     into groups of one ("teaser-tag" in the ablation). A group of one class string was read
-    already."""
+    already. ``shapes``: the parent's ``children_by_shape``, when the caller has it; a tag
+    holding more than one of its keys has more than one class string, and a parent with no
+    such tag (most) is settled from the keys without reading its children again."""
+    if shapes is None:
+        shapes = children_by_shape(parent)
+    seen: set[str] = set()
+    split: set[str] = set()
+    for tag, _ in shapes:
+        (split if tag in seen else seen).add(tag)
+    if not split:
+        return []
     groups: dict[str, list[etree._Element]] = {}
     for child in parent:
-        if isinstance(child.tag, str):
+        if child.tag in split:
             groups.setdefault(child.tag, []).append(child)
-    return [members for members in groups.values()
-            if len({m.get("class") or "" for m in members}) > 1]
+    return list(groups.values())
 
 
 def find_lone_cards(container: etree._Element, url: str, t: Thresholds,
