@@ -40,6 +40,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 from urllib.parse import urljoin, urlsplit
+from weakref import WeakKeyDictionary
 
 from scrapy import Request, Spider
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
@@ -173,6 +174,10 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
         super().__init__(*args, **kwargs)
         #: Canonical URLs of the pages whose meta refresh was followed.
         self._refreshed: set[str] = set()
+        #: Per response, the content of its refresh declaration (:meth:`_declared_content`),
+        #: read once: a response's refresh is read by the check, by the follow and by the log
+        #: line, as Scrapy keeps its own reading of a response's meta refresh.
+        self._declarations: WeakKeyDictionary[Response, str | None] = WeakKeyDictionary()
 
     def process_response(self, request: Request, response: Response,
                          spider: Spider | None = None) -> Request | Response:
@@ -262,7 +267,13 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
         Scrapy's meta refresh ignores (``script``, ``noscript``), None when it has none. Only
         the page's first REFRESH_SCAN_CHARS are read, as Scrapy's meta refresh reads them, and
         parsed only when they name a refresh: this runs for every page on the reactor thread,
-        where a tree of a whole 8 MB page would hold the crawl."""
+        where a tree of a whole 8 MB page would hold the crawl; and once per response."""
+        if response not in self._declarations:
+            self._declarations[response] = self._read_declared_content(response)
+        return self._declarations[response]
+
+    def _read_declared_content(self, response: HtmlResponse) -> str | None:
+        """:meth:`_declared_content`, read from the page."""
         head = response.text[:REFRESH_SCAN_CHARS]
         if "refresh" not in head.lower():
             return None
