@@ -184,20 +184,24 @@ def find_teaser_rows(container: etree._Element, url: str, t: Thresholds,
                      links: _SiteLinks | None = None,
                      by_tag: list[etree._Element] | None = None) -> list[etree._Element]:
     """The teaser rows of the container, outermost first (a row inside another is left to it);
-    ``by_tag`` collects those only :func:`per_card_groups` found."""
+    ``by_tag`` collects those only :func:`per_card_groups` found. The rows found are looked
+    up in a set: a page of thousands of rows tests each element's ancestors against it."""
     links = links or _SiteLinks(url, t)
     rows: list[etree._Element] = []
+    found: set[etree._Element] = set()
     for parent in container.iter():
         if not isinstance(parent.tag, str) or parent is container or parent.tag in _TABLE \
                 or len(parent) < t.teaser_min_cards:
             continue
-        if rows and any(anc in rows for anc in parent.iterancestors()):
+        if found and any(anc in found for anc in parent.iterancestors()):
             continue
         shapes = children_by_shape(parent)
         if _row_of(parent, list(shapes.values()), links, t):
             rows.append(parent)
+            found.add(parent)
         elif _row_of(parent, per_card_groups(parent, shapes), links, t):
             rows.append(parent)
+            found.add(parent)
             if by_tag is not None:
                 by_tag.append(parent)
     return rows
