@@ -303,17 +303,19 @@ class TrapMiddleware:
         if cfg.max_pattern_depth and depth > cfg.max_pattern_depth:
             return self._drop("pattern_depth", url,
                               f"{depth} same-pattern links in a row > "
-                              f"{cfg.max_pattern_depth} ({pattern})")
-        if cfg.max_per_pattern and not self._admit(
-                self._per_pattern, url_shape(url), url, cfg.max_per_pattern):
-            return self._drop("pattern_count", url,
-                              f"more than {cfg.max_per_pattern} URLs of shape {url_shape(url)} "
-                              "(TRAP_MAX_PER_PATTERN)")
-        if cfg.max_queries_per_path and urlsplit(url).query and not self._admit(
-                self._per_path, path_shape(url), url, cfg.max_queries_per_path):
-            return self._drop("query_count", url,
-                              f"more than {cfg.max_queries_per_path} URLs with a query under "
-                              f"{path_shape(url)} (TRAP_MAX_QUERIES_PER_PATH)")
+                              f"{cfg.max_pattern_depth} ({pattern})", url_shape(url))
+        if cfg.max_per_pattern:
+            shape = url_shape(url)
+            if not self._admit(self._per_pattern, shape, url, cfg.max_per_pattern):
+                return self._drop("pattern_count", url,
+                                  f"more than {cfg.max_per_pattern} URLs of shape {shape} "
+                                  "(TRAP_MAX_PER_PATTERN)", shape)
+        if cfg.max_queries_per_path and urlsplit(url).query:
+            shape = path_shape(url)
+            if not self._admit(self._per_path, shape, url, cfg.max_queries_per_path):
+                return self._drop("query_count", url,
+                                  f"more than {cfg.max_queries_per_path} URLs with a query under "
+                                  f"{shape} (TRAP_MAX_QUERIES_PER_PATH)", shape)
         request.meta[PATTERN_META] = (pattern, depth)
         return request
 
@@ -329,11 +331,11 @@ class TrapMiddleware:
         seen.add(key)
         return True
 
-    def _drop(self, rule: str, url: str, why: str) -> None:
-        """Count a dropped link; the first per rule and pattern logs at INFO, the rest at DEBUG."""
+    def _drop(self, rule: str, url: str, why: str, shape: str | None = None) -> None:
+        """Count a dropped link; the first per rule and ``shape`` (the shape the rule counted,
+        which the caller has at hand; else the URL's host) logs at INFO, the rest at DEBUG."""
         self.stats.inc_value(f"trap/{rule}")
-        key = (rule, path_shape(url) if rule == "query_count" else url_shape(url)
-               if rule.startswith("pattern") else urlsplit(url).netloc)
+        key = (rule, shape if shape is not None else urlsplit(url).netloc)
         level = logging.DEBUG if key in self._logged else logging.INFO
         self._logged.add(key)
         logger.log(level, "Spider trap (%s): not following %s: %s", rule, url[:300], why)
