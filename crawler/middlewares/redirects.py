@@ -229,15 +229,22 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
         delay, target = get_meta_refresh(response, ignore_tags=self._ignore_tags)
         if target:
             return delay, target, None
-        content, source, base = self._declared_content(response), "meta", get_base_url(response)
-        if content is None:
-            header = response.headers.get("Refresh")
-            content, source, base = (header.decode("latin-1") if header else None), "header", \
-                response.url
+        content, source = self._declaration(response)
         declared = parse_refresh(content) if content is not None else None
         if declared is None or declared[1] is None:
             return None, None, None
+        base = get_base_url(response) if source == "meta" else response.url
         return declared[0], urljoin(base, safe_url_string(declared[1], response.encoding)), source
+
+    def _declaration(self, response: HtmlResponse) -> tuple[str | None, str]:
+        """The content of the page's refresh declaration and where it stands: its ``<meta>``
+        (``"meta"``), else its HTTP ``Refresh`` header (``"header"``); None when neither holds
+        one."""
+        content = self._declared_content(response)
+        if content is not None:
+            return content, "meta"
+        header = response.headers.get("Refresh")
+        return (header.decode("latin-1") if header else None), "header"
 
     def _follow(self, request: Request, response: Response) -> Request | Response:
         """Scrapy's meta refresh, or the page's ``Refresh`` header followed as one (never for a
@@ -288,10 +295,8 @@ class LoopAwareMetaRefreshMiddleware(RedirectChecks, MetaRefreshMiddleware):
         """The URL of the page's refresh declaration (its ``<meta>``, else its ``Refresh``
         header) as written, for the log line of one no URL parser reads (before, the line
         quoted the whole content, ``0;url=http://host:99999/``)."""
-        content = self._declared_content(response)
-        if content is None:
-            content = response.headers.get("Refresh", b"").decode("latin-1")
-        declared = parse_refresh(content)
+        content, _ = self._declaration(response)
+        declared = parse_refresh(content) if content is not None else None
         return declared[1] if declared and declared[1] else content or "(unreadable)"
 
 
